@@ -1,0 +1,32 @@
+# Regenerates include/semfp/detail/gb18030_table.hpp (see cmake/generate_gb18030.py).
+#
+#   cmake -P cmake/generate_gb18030.cmake                    rewrite the committed header
+#   cmake -DOUTPUT=<file> -P cmake/generate_gb18030.cmake    write elsewhere
+#   cmake -DCHECK=ON -DOUTPUT=<file> -P cmake/generate_gb18030.cmake
+#                                                         write <file> and fail unless it equals
+#                                                         the committed header (a ctest does this)
+cmake_minimum_required(VERSION 3.21)
+
+set(committed "${CMAKE_CURRENT_LIST_DIR}/../include/semfp/detail/gb18030_table.hpp")
+if(NOT DEFINED OUTPUT)
+  set(OUTPUT "${committed}")
+endif()
+if(NOT DEFINED PYTHON3)
+  find_program(PYTHON3 NAMES python3 python REQUIRED)
+endif()
+
+execute_process(
+  COMMAND "${PYTHON3}" "${CMAKE_CURRENT_LIST_DIR}/generate_gb18030.py" "${OUTPUT}"
+  RESULT_VARIABLE result)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "generate_gb18030.py failed: ${result}")
+endif()
+
+if(CHECK)
+  file(SHA256 "${OUTPUT}" generated_hash)
+  file(SHA256 "${committed}" committed_hash)
+  if(NOT generated_hash STREQUAL committed_hash)
+    message(FATAL_ERROR "${committed} differs from a fresh generation (${OUTPUT}); "
+                        "run cmake -P cmake/generate_gb18030.cmake")
+  endif()
+endif()

@@ -1,0 +1,125 @@
+#pragma once
+/// \file
+/// `Simhash<Bits, Hash>`: Charikar's similarity hash over weighted features.
+///
+/// Every feature's `Bits`-bit hash votes +w on the bits that are set and -w on the others; bit i
+/// of the fingerprint is 1 when the sum of votes is positive. The votes are kept as sums of
+/// weights of set bits, S_i, next to the total weight W (sum of votes = 2 S_i - W), in unsigned
+/// integers, so results are exact and identical on every platform. Accumulation is branch-free:
+/// each hash byte selects a row of an 8-lane mask table that is ANDed with the weight and added,
+/// a loop compilers vectorize.
+
+#include <semfp/concepts.hpp>
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/core/hash.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace semfp {
+inline namespace v0 {
+namespace detail {
+
+/// mask_table[b][k] is all ones when bit k of byte b is set.
+inline constexpr auto simhash_mask_table = [] {
+    std::array<std::array<std::uint32_t, 8>, 256> t{};
+    for (std::size_t b = 0; b < 256; ++b)
+        for (std::size_t k = 0; k < 8; ++k) t[b][k] = ((b >> k) & 1u) ? 0xFFFFFFFFu : 0u;
+    return t;
+}();
+
+/// The `Bits`-bit hash of a feature as fingerprint words (most significant first).
+template <std::size_t Bits, HashPolicy Hash>
+[[nodiscard]] constexpr typename Fingerprint<Bits>::storage_type feature_bits(std::string_view feature) noexcept {
+    if constexpr (Bits == 64) {
+        return {Hash::hash64(feature)};
+    } else {
+        const hash128_t h = Hash::hash128(feature);
+        return {h.hi, h.lo};
+    }
+}
+
+}  // namespace detail
+
+/// The default hash policy of semfp's fingerprints (chosen by the bit-balance measurement in
+/// bench/hash_bench.cpp; see README "Hash policy").
+using default_hash = Mixed<Murmur3>;
+
+/// Simhash accumulator over weighted features.
+///
+/// Usage: `Simhash<64> s; s.add("word", 3); auto fp = s.finish();`. Adding the same feature twice
+/// with weight w equals adding it once with 2w, so term-frequency weighting needs no term table.
+/// Weights are unsigned 32-bit; a weight of 0 adds nothing. Sums are exact up to 2^64 total weight.
+/// An accumulator with no weight gives the all-zero fingerprint.
+template <std::size_t Bits = 64, HashPolicy Hash = default_hash>
+class Simhash {
+    static_assert(Bits == 64 || Bits == 128, "semfp::Simhash supports 64 and 128 bits");
+
+public:
+    using fingerprint_type = Fingerprint<Bits>;
+    using hash_policy = Hash;
+    static constexpr std::size_t bits = Bits;
+
+    /// Adds `feature` (hashed with `Hash`) with weight `weight`. O(Bits), branch-free.
+    constexpr void add(std::string_view feature, std::uint32_t weight = 1) noexcept {
+        add_hashed(detail::feature_bits<Bits, Hash>(feature), weight);
+    }
+
+    /// Adds a feature whose `Bits`-bit hash is already known (words most significant first).
+    constexpr void add_hashed(const typename fingerprint_type::storage_type& h, std::uint32_t weight) noexcept {
+        if (m_block_weight > std::numeric_limits<std::uint32_t>::max() - std::uint64_t{weight}) flush();
+        m_block_weight += weight;
+        for (std::size_t w = 0; w < fingerprint_type::words; ++w) {
+            // Lane index counts bits from the least significant end of the whole fingerprint.
+            const std::size_t base = (fingerprint_type::words - 1 - w) * 64;
+            const std::uint64_t word = h[w];
+            for (std::size_t byte = 0; byte < 8; ++byte) {
+                const auto& mask = detail::simhash_mask_table[(word >> (8 * byte)) & 0xFFu];
+                std::uint32_t* lane = m_block.data() + base + 8 * byte;
+                for (std::size_t k = 0; k < 8; ++k) lane[k] += weight & mask[k];
+            }
+        }
+    }
+
+    /// The fingerprint of everything added so far: bit i is 1 iff the weights voting for it
+    /// outweigh those voting against it (ties give 0). O(Bits).
+    [[nodiscard]] constexpr fingerprint_type finish() const noexcept {
+        typename fingerprint_type::storage_type out{};
+        const std::uint64_t total = m_total + m_block_weight;
+        for (std::size_t i = 0; i < Bits; ++i) {
+            const std::uint64_t set = m_sums[i] + m_block[i];
+            // 2 * set > total, without overflow.
+            const bool one = set > total - set;
+            out[fingerprint_type::words - 1 - i / 64] |= std::uint64_t{one} << (i % 64);
+        }
+        return fingerprint_type(out);
+    }
+
+    /// Total weight added so far.
+    [[nodiscard]] constexpr std::uint64_t total_weight() const noexcept { return m_total + m_block_weight; }
+
+    /// Removes everything added.
+    constexpr void reset() noexcept { *this = Simhash{}; }
+
+private:
+    // Moves the 32-bit block sums into the 64-bit totals; happens once per 2^32 units of weight.
+    constexpr void flush() noexcept {
+        for (std::size_t i = 0; i < Bits; ++i) {
+            m_sums[i] += m_block[i];
+            m_block[i] = 0;
+        }
+        m_total += m_block_weight;
+        m_block_weight = 0;
+    }
+
+    alignas(64) std::array<std::uint32_t, Bits> m_block{};
+    std::array<std::uint64_t, Bits> m_sums{};
+    std::uint64_t m_block_weight = 0;
+    std::uint64_t m_total = 0;
+};
+
+}  // namespace v0
+}  // namespace semfp

@@ -1,0 +1,118 @@
+#pragma once
+/// \file
+/// Feature weighting for Simhash: term frequency (the paper's), optional sub-linear scaling, and
+/// an inverse-document-frequency table for TF-IDF.
+
+#include <semfp/core/hash.hpp>
+#include <semfp/error.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace semfp {
+inline namespace v0 {
+
+/// How a term's frequency tf in a document becomes its weight.
+enum class tf_scaling : std::uint8_t {
+    raw,       ///< weight = tf (the paper's term-frequency weighting)
+    sublinear, ///< weight = 1 + ln(tf)
+};
+
+/// Inverse document frequencies by term, for TF-IDF weighting.
+///
+/// Terms are matched exactly as the tokenizer emits them after normalization (see
+/// normalize.hpp): store normalized, segmented terms. Unknown terms get `default_idf()`.
+/// Lookups are `noexcept` and allocation-free.
+class IdfTable {
+public:
+    /// An empty table whose unknown terms weigh `default_idf` (>= 0).
+    explicit IdfTable(double default_idf = 1.0) : m_default(default_idf) {
+        if (!(default_idf >= 0.0) || !std::isfinite(default_idf))
+            detail::throw_invalid_argument("IdfTable: default idf must be finite and >= 0");
+    }
+
+    /// Sets the IDF of `term` (finite, >= 0).
+    void set(std::string_view term, double idf) {
+        if (!(idf >= 0.0) || !std::isfinite(idf)) detail::throw_invalid_argument("IdfTable: idf must be finite and >= 0");
+        m_idf[key(term)] = idf;
+    }
+
+    /// Sets the IDF of `term` from its document frequency: ln((1 + n_docs) / (1 + df)) + 1.
+    void set_from_document_frequency(std::string_view term, std::uint64_t df, std::uint64_t n_docs) {
+        set(term, std::log((1.0 + static_cast<double>(n_docs)) / (1.0 + static_cast<double>(df))) + 1.0);
+    }
+
+    /// Reads `term<whitespace>idf` lines (jieba's idf.txt format). A UTF-8 BOM, CRLF, blank and
+    /// `#` lines are accepted. Throws `semfp::parse_error` naming the line on a malformed line;
+    /// the table is then unchanged.
+    void load(std::istream& in) {
+        std::unordered_map<std::uint64_t, double> next = m_idf;
+        std::string line;
+        std::size_t line_no = 0;
+        while (std::getline(in, line)) {
+            ++line_no;
+            std::string_view v = line;
+            if (line_no == 1 && v.substr(0, 3) == "\xEF\xBB\xBF") v.remove_prefix(3);
+            if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
+            if (v.empty() || v.front() == '#') continue;
+            const std::size_t cut = v.find_first_of(" \t");
+            if (cut == 0 || cut == std::string_view::npos)
+                detail::throw_parse_error("idf table: expected 'term idf'", line_no, 0);
+            const std::string number(v.substr(v.find_first_not_of(" \t", cut)));
+            std::size_t used = 0;
+            double idf = 0;
+            try {
+                idf = std::stod(number, &used);
+            } catch (const std::exception&) {
+                detail::throw_parse_error("idf table: invalid number", line_no, cut + 2);
+            }
+            if (used != number.size() || !(idf >= 0.0) || !std::isfinite(idf))
+                detail::throw_parse_error("idf table: invalid number", line_no, cut + 2);
+            next[key(v.substr(0, cut))] = idf;
+        }
+        if (in.bad()) detail::throw_io_error("idf table: read error");
+        m_idf.swap(next);
+    }
+
+    /// The IDF of `term`, or `default_idf()` when unknown.
+    [[nodiscard]] double idf(std::string_view term) const noexcept {
+        const auto it = m_idf.find(key(term));
+        return it == m_idf.end() ? m_default : it->second;
+    }
+
+    /// The IDF of unknown terms.
+    [[nodiscard]] double default_idf() const noexcept { return m_default; }
+    /// Number of terms with an explicit IDF.
+    [[nodiscard]] std::size_t size() const noexcept { return m_idf.size(); }
+
+private:
+    // Terms are keyed by a 64-bit hash; a collision between two vocabulary terms is
+    // vanishingly rare (about n^2 / 2^65) and only affects their weights.
+    [[nodiscard]] static std::uint64_t key(std::string_view term) noexcept { return Murmur3::hash64(term); }
+
+    std::unordered_map<std::uint64_t, double> m_idf;
+    double m_default;
+};
+
+namespace detail {
+
+/// Fixed-point scale of real-valued weights (TF-IDF, sub-linear TF): 1.0 -> 256 units.
+inline constexpr double weight_scale = 256.0;
+
+/// Converts a non-negative real weight to Simhash units (saturating; a positive weight is at
+/// least one unit so that no positive feature is dropped).
+[[nodiscard]] inline std::uint32_t quantize_weight(double w) noexcept {
+    if (!(w > 0.0)) return 0;
+    const double q = std::round(w * weight_scale);
+    if (q >= 4294967295.0) return 0xFFFFFFFFu;
+    return q < 1.0 ? 1u : static_cast<std::uint32_t>(q);
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace semfp

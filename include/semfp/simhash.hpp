@@ -1,0 +1,21 @@
+#pragma once
+/// \file
+/// semfp: near-duplicate detection for Chinese text with semantic fingerprints.
+/// The umbrella header: every public component except the embedded dictionary
+/// (include <semfp/dict/embedded.hpp> for that, in one translation unit).
+
+#include <semfp/concepts.hpp>
+#include <semfp/error.hpp>
+#include <semfp/version.hpp>
+
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/hash.hpp>
+#include <semfp/core/simhash.hpp>
+#include <semfp/core/weighting.hpp>
+
+#include <semfp/text/char_class.hpp>
+#include <semfp/text/normalize.hpp>
+#include <semfp/text/stopwords.hpp>
+#include <semfp/text/tokenizers.hpp>
+#include <semfp/text/utf8.hpp>
