@@ -6,8 +6,8 @@
 /// contiguous, label-sorted range `[first[n], first[n + 1])`; a node is 8 bytes (label with
 /// flags, first child). The root's children with a BMP label are also reachable through a
 /// direct 64 Ki table, so the first step of a walk is one load. Building is one pass per depth
-/// over the words, sorting each sibling group by its next code point (already sorted input,
-/// such as the embedded word list, costs no sorting).
+/// straight from the words in sorted order (already sorted input, such as the embedded word
+/// list, is detected and costs no sorting).
 ///
 /// Words added after building are linked through a small open-addressing overflow table keyed
 /// by (parent, code point); a node that has overflow children carries a flag, so walks over the
@@ -49,7 +49,20 @@ public:
     static constexpr std::uint32_t overflow_bit = 1u << 30;
     static constexpr std::uint32_t root_table_size = 0x10000u;
 
-    seg_trie() : m_label(1, 0u), m_first{1u, 1u}, m_root(root_table_size, 0u) {}
+    /// An empty trie; allocates nothing. `child()` needs a non-empty layout (`has_nodes()`).
+    seg_trie() noexcept = default;
+    seg_trie(const seg_trie&) = default;
+    seg_trie& operator=(const seg_trie&) = default;
+    seg_trie(seg_trie&& other) noexcept { swap(other); }
+    seg_trie& operator=(seg_trie&& other) noexcept {
+        seg_trie tmp(std::move(other));
+        swap(tmp);
+        return *this;
+    }
+    ~seg_trie() = default;
+
+    /// False for a default-constructed (or moved-from) trie, whose arrays are empty.
+    [[nodiscard]] bool has_nodes() const noexcept { return !m_first.empty(); }
 
     /// Replaces the content with `words` (any order, duplicates allowed, empty words ignored).
     /// Strong guarantee: builds into temporaries, then swaps.
@@ -72,7 +85,7 @@ public:
 
     /// The child of `node` labelled `c`, or 0 (the root is never a child).
     [[nodiscard]] std::uint32_t child(std::uint32_t node, char32_t c) const noexcept {
-        if (node == 0 && c < root_table_size) return m_root[c];
+        if (node == 0 && c < m_root.size()) return m_root[c];
         const std::uint32_t* lab = m_label.data();
         std::uint32_t b = m_first[node];
         std::uint32_t e = m_first[node + 1];
@@ -98,6 +111,7 @@ public:
 
     /// Walks `word` from the root; returns the node reached or 0.
     [[nodiscard]] std::uint32_t find(const char32_t* word, std::size_t n) const noexcept {
+        if (!has_nodes()) return 0;
         std::uint32_t node = 0;
         for (std::size_t i = 0; i < n; ++i) {
             node = child(node, word[i]);
@@ -112,10 +126,26 @@ public:
         return node != 0 && terminal(node);
     }
 
+    /// Reserves memory so that inserting a word of `n` code points cannot throw.
+    void reserve_insert(std::size_t n) {
+        if (!has_nodes()) {
+            std::vector<std::uint32_t> label(1, 0u), first{1u, 1u}, root(root_table_size, 0u);
+            m_label.swap(label);
+            m_first.swap(first);
+            m_root.swap(root);
+            m_static_nodes = 1;
+        }
+        if (m_label.size() + n >= std::numeric_limits<std::uint32_t>::max() / 2) throw std::length_error("semfp: dictionary too large");
+        m_label.reserve(m_label.size() + n);
+        m_first.reserve(m_first.size() + n);
+        overflow_reserve(m_over_count + n);
+    }
+
     /// Adds one word after building. Returns true when it was not present.
     /// Strong guarantee: all memory is reserved before anything changes.
     bool insert(const char32_t* word, std::size_t n) {
         if (n == 0) return false;
+        if (!has_nodes()) reserve_insert(n);
         std::uint32_t node = 0;
         std::size_t i = 0;
         for (; i < n; ++i) {
@@ -130,17 +160,13 @@ public:
             if (n > m_max_len) m_max_len = n;
             return true;
         }
-        const std::size_t fresh = n - i;
-        if (m_label.size() + fresh >= std::numeric_limits<std::uint32_t>::max() / 2) throw std::length_error("semfp: dictionary too large");
-        m_label.reserve(m_label.size() + fresh);
-        m_first.reserve(m_first.size() + fresh);
-        overflow_reserve(m_over_count + fresh);
+        reserve_insert(n - i);
         // Nothing below allocates.
         for (; i < n; ++i) {
             const auto id = static_cast<std::uint32_t>(m_label.size());
             m_label.push_back(static_cast<std::uint32_t>(word[i]));
             m_first.push_back(m_static_nodes);
-            if (node == 0 && word[i] < root_table_size) {
+            if (node == 0 && word[i] < m_root.size()) {
                 m_root[word[i]] = id;
             } else {
                 overflow_put(node, word[i], id);
@@ -159,7 +185,7 @@ public:
     /// Longest word, in code points.
     [[nodiscard]] std::size_t max_length() const noexcept { return m_max_len; }
     /// Nodes added after the last build.
-    [[nodiscard]] std::size_t dynamic_nodes() const noexcept { return m_label.size() - m_static_nodes; }
+    [[nodiscard]] std::size_t dynamic_nodes() const noexcept { return m_label.size() - (has_nodes() ? m_static_nodes : 0); }
     [[nodiscard]] std::size_t static_nodes() const noexcept { return m_static_nodes; }
 
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
@@ -171,11 +197,12 @@ public:
     /// static part (words added later come in an unspecified order).
     template <class F>
     void for_each_word(F&& f) const {
+        if (!has_nodes()) return;
         // Overflow children, grouped by parent.
         std::vector<std::pair<std::uint64_t, std::uint32_t>> extra;  // (parent << 21 | cp, child)
         for (const auto& e : m_over)
             if (e.key != empty_key) extra.emplace_back(e.key, e.child);
-        for (std::uint32_t c = 0; c < root_table_size; ++c) {
+        for (std::uint32_t c = 0; c < m_root.size(); ++c) {
             const std::uint32_t id = m_root[c];
             if (id >= m_static_nodes) extra.emplace_back(static_cast<std::uint64_t>(c), id);
         }
@@ -259,112 +286,156 @@ private:
         }
     }
 
-    void build_static(const seg_word_list& words) {
+    // Length of the common prefix of words a and b.
+    [[nodiscard]] static std::uint32_t common_prefix(const seg_word_list& words, std::uint32_t a,
+                                                     std::uint32_t b) noexcept {
+        const char32_t* pa = words.cps.data() + words.offsets[a];
+        const char32_t* pb = words.cps.data() + words.offsets[b];
+        const std::uint32_t na = words.offsets[a + 1] - words.offsets[a];
+        const std::uint32_t nb = words.offsets[b + 1] - words.offsets[b];
+        const std::uint32_t m = na < nb ? na : nb;
+        std::uint32_t i = 0;
+        while (i < m && pa[i] == pb[i]) ++i;
+        return i;
+    }
+
+    // Lexicographic comparison of words a and b from code point `from` on.
+    [[nodiscard]] static bool word_less(const seg_word_list& words, std::uint32_t a, std::uint32_t b,
+                                        std::uint32_t from) noexcept {
+        const char32_t* pa = words.cps.data() + words.offsets[a];
+        const char32_t* pb = words.cps.data() + words.offsets[b];
+        const std::uint32_t na = words.offsets[a + 1] - words.offsets[a];
+        const std::uint32_t nb = words.offsets[b + 1] - words.offsets[b];
+        for (std::uint32_t i = from; i < na && i < nb; ++i)
+            if (pa[i] != pb[i]) return pa[i] < pb[i];
+        return na < nb;
+    }
+
+    // The order of the non-empty words sorted by code points. Already sorted input (the
+    // embedded list) is detected in one pass; otherwise an LSD radix sort on the first three code
+    // points, then a comparison sort of the rare ties.
+    [[nodiscard]] static std::vector<std::uint32_t> sorted_order(const seg_word_list& words) {
         const std::size_t n = words.size();
-        const char32_t* cps = words.cps.data();
-        const std::uint32_t* off = words.offsets.data();
-        constexpr std::uint32_t unset = std::numeric_limits<std::uint32_t>::max();
-        m_label.assign(1, 0u);
-        m_first.clear();
-        std::vector<std::uint32_t> first(1, unset);
-        std::vector<std::uint32_t> active;
-        active.reserve(n);
+        std::vector<std::uint32_t> order;
+        order.reserve(n);
         for (std::size_t w = 0; w < n; ++w)
-            if (off[w + 1] > off[w]) active.push_back(static_cast<std::uint32_t>(w));
-        std::vector<std::uint32_t> node_of(n, 0u);
-        std::vector<std::uint32_t> next_active;
-        next_active.reserve(active.size());
-        std::vector<std::uint64_t> keyed;
-        m_words = 0;
-        m_max_len = 0;
-        for (std::uint32_t depth = 0; !active.empty(); ++depth) {
-            next_active.clear();
-            std::size_t g = 0;
-            while (g < active.size()) {
-                const std::uint32_t parent = node_of[active[g]];
-                std::size_t h = g + 1;
-                while (h < active.size() && node_of[active[h]] == parent) ++h;
-                sort_group(active.data() + g, h - g, depth, cps, off, keyed);
-                char32_t last = 0;
-                std::uint32_t current = 0;
-                for (std::size_t i = g; i < h; ++i) {
-                    const std::uint32_t w = active[i];
-                    const char32_t c = cps[off[w] + depth];
-                    if (current == 0 || c != last) {
-                        current = static_cast<std::uint32_t>(m_label.size());
-                        if (current >= unset / 2) throw std::length_error("semfp: dictionary too large");
-                        m_label.push_back(static_cast<std::uint32_t>(c));
-                        first.push_back(unset);
-                        if (first[parent] == unset) first[parent] = current;
-                        last = c;
-                    }
-                    node_of[w] = current;
-                    if (off[w + 1] - off[w] == depth + 1) {
-                        if ((m_label[current] & terminal_bit) == 0) ++m_words;
-                        m_label[current] |= terminal_bit;
-                        if (depth + 1 > m_max_len) m_max_len = depth + 1;
-                    } else {
-                        next_active.push_back(w);
-                    }
-                }
-                g = h;
-            }
-            active.swap(next_active);
+            if (words.offsets[w + 1] > words.offsets[w]) order.push_back(static_cast<std::uint32_t>(w));
+        bool sorted = true;
+        for (std::size_t i = 1; i < order.size() && sorted; ++i)
+            sorted = !word_less(words, order[i], order[i - 1], 0);
+        if (sorted) return order;
+        const std::size_t m = order.size();
+        struct item {
+            std::uint64_t key;
+            std::uint32_t word;
+        };
+        std::vector<item> a(m), tmp(m);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint32_t w = order[i];
+            const char32_t* p = words.cps.data() + words.offsets[w];
+            const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
+            std::uint64_t key = 0;
+            for (std::uint32_t k = 0; k < 3; ++k)
+                key = (key << 21) | (k < len ? static_cast<std::uint64_t>(p[k] & cp_mask) : 0u);
+            a[i] = {key, w};
         }
-        const auto nodes = static_cast<std::uint32_t>(m_label.size());
-        first.push_back(nodes);
+        // 63-bit keys, four passes of 16 bits.
+        std::vector<std::uint32_t> count(65537);
+        for (unsigned shift = 0; shift < 64; shift += 16) {
+            std::fill(count.begin(), count.end(), 0u);
+            for (const item& x : a) ++count[((x.key >> shift) & 0xFFFF) + 1];
+            if (count[1] == m && shift >= 48) break;  // all remaining digits zero
+            for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+            for (const item& x : a) tmp[count[(x.key >> shift) & 0xFFFF]++] = x;
+            a.swap(tmp);
+        }
+        for (std::size_t i = 0; i < m; ++i) order[i] = a[i].word;
+        // Ties on the first three code points: order by the rest.
+        for (std::size_t g = 0; g < m;) {
+            std::size_t h = g + 1;
+            while (h < m && a[h].key == a[g].key) ++h;
+            if (h - g > 1)
+                std::sort(order.begin() + static_cast<std::ptrdiff_t>(g), order.begin() + static_cast<std::ptrdiff_t>(h),
+                          [&](std::uint32_t x, std::uint32_t y) { return word_less(words, x, y, 3); });
+            g = h;
+        }
+        return order;
+    }
+
+    // Breadth-first layout straight from the sorted words: the nodes of depth d are the distinct
+    // prefixes of length d + 1, numbered in sorted order after all shallower nodes, so each
+    // sibling group is contiguous and sorted. Two linear passes, no sorting.
+    void build_static(const seg_word_list& input) {
+        std::vector<std::uint32_t> order = sorted_order(input);
+        // Unsorted input: lay the words out in sorted order first, so the two passes below read
+        // memory sequentially.
+        seg_word_list permuted;
+        bool identity = true;
+        for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
+        if (!identity) {
+            permuted.cps.reserve(input.cps.size());
+            permuted.offsets.reserve(order.size() + 1);
+            permuted.cps.resize(input.cps.size());
+            std::size_t at = 0;
+            for (const std::uint32_t w : order) {
+                for (std::uint32_t k = input.offsets[w]; k < input.offsets[w + 1]; ++k) permuted.cps[at++] = input.cps[k];
+                permuted.offsets.push_back(static_cast<std::uint32_t>(at));
+            }
+            permuted.cps.resize(at);
+            for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+        }
+        const seg_word_list& words = identity ? input : permuted;
+        constexpr std::uint32_t unset = std::numeric_limits<std::uint32_t>::max();
+        std::vector<std::uint32_t> lcp(order.size());
+        std::vector<std::uint32_t> per_depth;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t w = order[i];
+            const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
+            const std::uint32_t l = i == 0 ? 0u : common_prefix(words, order[i - 1], w);
+            lcp[i] = l;
+            if (len > per_depth.size()) per_depth.resize(len, 0u);
+            for (std::uint32_t d = l; d < len; ++d) ++per_depth[d];
+        }
+        std::vector<std::uint32_t> next(per_depth.size());
+        std::uint64_t total = 1;
+        for (std::size_t d = 0; d < per_depth.size(); ++d) {
+            next[d] = static_cast<std::uint32_t>(total);
+            total += per_depth[d];
+        }
+        if (total >= unset / 2) throw std::length_error("semfp: dictionary too large");
+        const auto nodes = static_cast<std::uint32_t>(total);
+        std::vector<std::uint32_t> label(nodes, 0u);
+        std::vector<std::uint32_t> first(static_cast<std::size_t>(nodes) + 1, unset);
+        std::vector<std::uint32_t> path(per_depth.size(), 0u);
+        std::size_t word_count = 0;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t w = order[i];
+            const char32_t* p = words.cps.data() + words.offsets[w];
+            const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
+            for (std::uint32_t d = lcp[i]; d < len; ++d) {
+                const std::uint32_t id = next[d]++;
+                label[id] = static_cast<std::uint32_t>(p[d]) & cp_mask;
+                const std::uint32_t parent = d == 0 ? 0u : path[d - 1];
+                if (first[parent] == unset) first[parent] = id;
+                path[d] = id;
+            }
+            std::uint32_t& last = label[path[len - 1]];
+            if ((last & terminal_bit) == 0) ++word_count;
+            last |= terminal_bit;
+        }
+        first[nodes] = nodes;
         for (std::size_t i = nodes; i-- > 0;)
             if (first[i] == unset) first[i] = first[i + 1];
+        std::vector<std::uint32_t> root(root_table_size, 0u);
+        m_label.swap(label);
         m_first.swap(first);
+        m_root.swap(root);
         m_static_nodes = nodes;
+        m_words = word_count;
+        m_max_len = per_depth.size();
         for (std::uint32_t id = m_first[0]; id < m_first[1]; ++id) {
             const std::uint32_t c = m_label[id] & cp_mask;
             if (c < root_table_size) m_root[c] = id;
-        }
-    }
-
-    // Sorts the words of one sibling group by their code point at `depth`.
-    static void sort_group(std::uint32_t* w, std::size_t n, std::uint32_t depth, const char32_t* cps,
-                           const std::uint32_t* off, std::vector<std::uint64_t>& keyed) {
-        auto key = [&](std::uint32_t word) noexcept { return cps[off[word] + depth]; };
-        if (n < 2) return;
-        bool sorted = true;
-        for (std::size_t i = 1; i < n; ++i) {
-            if (key(w[i]) < key(w[i - 1])) {
-                sorted = false;
-                break;
-            }
-        }
-        if (sorted) return;
-        if (n <= 24) {
-            for (std::size_t i = 1; i < n; ++i) {
-                const std::uint32_t v = w[i];
-                const char32_t k = key(v);
-                std::size_t j = i;
-                for (; j > 0 && key(w[j - 1]) > k; --j) w[j] = w[j - 1];
-                w[j] = v;
-            }
-            return;
-        }
-        keyed.resize(n);
-        for (std::size_t i = 0; i < n; ++i) keyed[i] = (static_cast<std::uint64_t>(key(w[i])) << 32) | w[i];
-        if (n >= 4096) {
-            radix_sort_21(keyed);
-        } else {
-            std::sort(keyed.begin(), keyed.end());
-        }
-        for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<std::uint32_t>(keyed[i]);
-    }
-
-    // Stable LSD radix sort on bits 32..52 (the code point), two passes of 11 bits.
-    static void radix_sort_21(std::vector<std::uint64_t>& v) {
-        std::vector<std::uint64_t> tmp(v.size());
-        for (unsigned shift = 32; shift < 54; shift += 11) {
-            std::size_t count[2049] = {};
-            for (const std::uint64_t x : v) ++count[((x >> shift) & 0x7FF) + 1];
-            for (std::size_t i = 1; i < 2049; ++i) count[i] += count[i - 1];
-            for (const std::uint64_t x : v) tmp[count[(x >> shift) & 0x7FF]++] = x;
-            v.swap(tmp);
         }
     }
 
@@ -373,7 +444,7 @@ private:
     std::vector<std::uint32_t> m_root;   // BMP code point -> child of the root, 0 if none
     std::vector<overflow_entry> m_over;  // (parent, code point) -> child, for words added later
     std::size_t m_over_count = 0;
-    std::uint32_t m_static_nodes = 1;
+    std::uint32_t m_static_nodes = 0;
     std::size_t m_words = 0;
     std::size_t m_max_len = 0;
 };

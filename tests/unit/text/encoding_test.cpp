@@ -104,8 +104,6 @@ TEST_CASE("detect_charset priority", "[encoding]") {
     CHECK(d.source == charset_source::content);
     CHECK(semfp::detect_charset("plain ascii").cs == charset::utf8);
     CHECK(semfp::detect_charset("\xE4\xBD\xA0\xE5\xA5\xBD").cs == charset::utf8);
-    // Latin-1 bytes that are neither: UTF-8 replaces fewer than GB18030 would.
-    CHECK(semfp::sniff_charset("caf\xE9 cr\xE8me") == charset::utf8);
 }
 
 TEST_CASE("UTF-8 decoding replaces malformed bytes", "[encoding]") {
@@ -158,13 +156,13 @@ TEST_CASE("GB18030 error recovery", "[encoding]") {
     const sample samples[] = {
         {"\xFF", fffd, 1},
         {"a\x81", "a" + fffd, 1},                              // lead at end of input
-        {"\x81" "a", fffd + "a", 1},                            // ASCII trail is read again
+        {"\x81 ", fffd + " ", 1},                               // ASCII non-trail is read again
         {"\x81\x7F", fffd + "\x7F", 1},                         // 0x7F is no trail byte
         {"\x81\xFF" "b", fffd + "b", 1},                        // non-ASCII bad trail is swallowed
         {"\x81\x30", fffd, 1},                                  // truncated four-byte code
         {"\x81\x30\x81", fffd, 1},
         {"\x81\x30" "a", fffd + "0a", 1},                       // bad third byte costs one byte
-        {"\x81\x30\x81" "a", fffd + "0" + fffd + "a", 2},       // bad fourth byte: 0x81 'a' again
+        {"\x81\x30\x81 ", fffd + "0" + fffd + " ", 2},          // bad fourth byte: 0x81 read again
         {"\x84\x31\xA5\x30", fffd, 1},                          // past U+FFFF, below 0x90308130
         {"\xE3\x32\x9A\x36", fffd, 1},                          // past U+10FFFF
         {"\xFE\x39\xFE\x39", fffd, 1},
@@ -241,10 +239,11 @@ TEST_CASE("GB18030 agrees with glibc iconv on every code", "[encoding][iconv]") 
     REQUIRE(ref.ok());
     std::size_t mismatches = 0, edition_mismatches = 0, checked = 0;
     auto compare = [&](const std::string& in, bool edition_dependent) {
-        const std::string expected = ref(in);
-        const auto got = semfp::to_utf8(in, charset::gb18030);
+        // A leading 'x' keeps 84 31 95 33 (U+FEFF) from being taken for a byte order mark.
+        const std::string expected = ref("x" + in);
+        const auto got = semfp::to_utf8("x" + in, charset::gb18030);
         ++checked;
-        const bool same = expected.empty() ? (got.replaced == 1 && got.text == u8(0xFFFD))
+        const bool same = expected.empty() ? (got.replaced == 1 && got.text == "x" + u8(0xFFFD))
                                            : (got.replaced == 0 && got.text == expected);
         if (same) return;
         if (edition_dependent) {
@@ -252,9 +251,12 @@ TEST_CASE("GB18030 agrees with glibc iconv on every code", "[encoding][iconv]") 
         } else {
             ++mismatches;
             if (mismatches <= 10) {
-                UNSCOPED_INFO("mismatch at " << semfp::detail::ascii_lower('x') << std::hex
-                                             << static_cast<unsigned>(static_cast<unsigned char>(in[0])) << ' '
-                                             << static_cast<unsigned>(static_cast<unsigned char>(in[1])));
+                std::string hex;
+                for (const char c : in) {
+                    hex += "0123456789ABCDEF"[static_cast<unsigned char>(c) >> 4];
+                    hex += "0123456789ABCDEF"[static_cast<unsigned char>(c) & 15];
+                }
+                FAIL_CHECK("mismatch at " << hex);
             }
         }
     };

@@ -1,0 +1,147 @@
+#include "args.hpp"
+
+#include "commands.hpp"
+
+#include <semfp/version.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace semfp::cli {
+
+namespace {
+
+const std::map<std::string, input_format> format_names{
+    {"jsonl", input_format::jsonl}, {"lines", input_format::lines}, {"html", input_format::html},
+    {"text", input_format::text}};
+const std::map<std::string, input_encoding> encoding_names{
+    {"auto", input_encoding::detect}, {"utf-8", input_encoding::utf8}, {"utf8", input_encoding::utf8},
+    {"gb18030", input_encoding::gb18030}, {"gbk", input_encoding::gb18030}};
+const std::map<std::string, tokenizer_kind> tokenizer_names{{"bigram", tokenizer_kind::bigram},
+                                                            {"fmm", tokenizer_kind::fmm}};
+const std::map<std::string, hash_kind> hash_names{
+    {"murmur", hash_kind::murmur}, {"fnv", hash_kind::fnv}, {"sdbm", hash_kind::sdbm}};
+const std::map<std::string, dedup_method> method_names{
+    {"simhash", dedup_method::simhash}, {"shingle", dedup_method::shingle}, {"minhash", dedup_method::minhash}};
+
+void add_input_options(CLI::App& app, input_options& in) {
+    app.add_option("inputs", in.paths,
+                   "Input files, directories or - (standard input, JSON Lines unless --format says otherwise)")
+        ->required();
+    app.add_option("--format", in.format,
+                   "Input format: jsonl, lines (one document per line), html or text (one document per file); "
+                   "default: from the extension (.jsonl/.json/.ndjson, .html/.htm, else lines; directories: "
+                   ".txt and .html/.htm files)")
+        ->transform(CLI::CheckedTransformer(format_names, CLI::ignore_case));
+    app.add_option("--encoding", in.encoding,
+                   "Input encoding: auto (BOM, HTML <meta>, else UTF-8 or GB18030 by content), utf-8, gb18030")
+        ->transform(CLI::CheckedTransformer(encoding_names, CLI::ignore_case));
+    app.add_option("--id-field", in.id_field, "JSON field holding the document id")->capture_default_str();
+    app.add_option("--text-field", in.text_field, "JSON field holding the document text")->capture_default_str();
+    app.add_flag("--strict", in.strict, "Stop with exit status 1 at the first bad input");
+}
+
+void add_pipeline_options(CLI::App& app, pipeline_options& p) {
+    app.add_option("--bits", p.bits, "Fingerprint width")->check(CLI::IsMember({64u, 128u}))->capture_default_str();
+    app.add_option("--tokenizer", p.tokenizer,
+                   "bigram (character bigrams, the library default) or fmm (dictionary words)")
+        ->transform(CLI::CheckedTransformer(tokenizer_names, CLI::ignore_case));
+    app.add_option("--hash", p.hash, "Token hash: murmur (default), fnv or sdbm")
+        ->transform(CLI::CheckedTransformer(hash_names, CLI::ignore_case));
+    app.add_flag("--raw-hash", p.raw_hash,
+                 "Use the hash without the finalizing mix (the paper's SDBM is --hash sdbm --raw-hash)");
+}
+
+void add_run_options(CLI::App& app, run_options& r) {
+    app.add_option("--threads,-j", r.threads, "Worker threads (0: one per hardware thread)")->capture_default_str();
+    app.add_flag("--quiet,-q", r.quiet, "No progress line and no summary");
+}
+
+}  // namespace
+
+int parse_and_run(int argc, char** argv) {
+    CLI::App app{"semfp: near-duplicate detection for Chinese text with semantic fingerprints", "semfp"};
+    app.set_version_flag("--version", std::to_string(version_major) + "." + std::to_string(version_minor) + "." +
+                                          std::to_string(version_patch));
+    app.require_subcommand(1);
+    app.footer("Exit status: 0 done (bad input is reported and skipped), 1 bad input under --strict or an "
+               "output could not be written, 2 invalid command line.");
+
+    fingerprint_command fp;
+    auto* fp_app = app.add_subcommand("fingerprint", "Print id<TAB>hex fingerprint for every document");
+    add_input_options(*fp_app, fp.input);
+    add_pipeline_options(*fp_app, fp.pipeline);
+    add_run_options(*fp_app, fp.run);
+    fp_app->add_option("--out,-o", fp.out, "Output file (- for standard output)")->capture_default_str();
+
+    dedup_command dd;
+    auto* dd_app = app.add_subcommand("dedup", "Cluster near-duplicate documents in input order (single pass)");
+    add_input_options(*dd_app, dd.input);
+    add_pipeline_options(*dd_app, dd.pipeline);
+    add_run_options(*dd_app, dd.run);
+    dd_app->add_option("--method", dd.method,
+                       "simhash (Hamming distance <= --hd), shingle (exact shingle Jaccard >= --threshold, "
+                       "candidates from MinHash LSH) or minhash (estimated Jaccard >= --threshold)")
+        ->transform(CLI::CheckedTransformer(method_names, CLI::ignore_case));
+    dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: 3 per 64 bits)")
+        ->check(CLI::Range(0, 128));
+    dd_app->add_option("--threshold", dd.threshold, "Jaccard threshold of shingle and minhash")
+        ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"))
+        ->capture_default_str();
+    dd_app->add_option("--shingle", dd.pipeline.shingle_width, "Tokens per shingle (shingle, minhash)")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    dd_app->add_option("--out,-o", dd.out, "One line per document: {id, cluster, centre, distance} (- for stdout)")
+        ->capture_default_str();
+    dd_app->add_flag("--tsv", dd.tsv, "Write id<TAB>cluster lines instead of JSON Lines");
+    dd_app->add_option("--keep", dd.keep,
+                       "Write the kept documents (one per cluster, its first) here: the original JSON line, "
+                       "or {\"id\", \"text\"} for other inputs");
+
+    compare_command cmp;
+    auto* cmp_app = app.add_subcommand("compare", "Explain how similar two documents are");
+    cmp_app->add_option("a_b", cmp.operands, "Two files (or two texts with --text)")->required()->expected(2);
+    cmp_app->add_flag("--text,-t", cmp.texts, "The operands are texts, not file names");
+    cmp_app->add_option("--format", cmp.format, "File format: text or html (default: from the extension)")
+        ->transform(CLI::CheckedTransformer(format_names, CLI::ignore_case));
+    cmp_app->add_option("--encoding", cmp.encoding, "File encoding: auto, utf-8, gb18030")
+        ->transform(CLI::CheckedTransformer(encoding_names, CLI::ignore_case));
+    add_pipeline_options(*cmp_app, cmp.pipeline);
+    cmp_app->add_option("--shingle", cmp.pipeline.shingle_width, "Tokens per shingle for the Jaccard similarity")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    cmp_app->add_option("--passages", cmp.passages, "How many shared passages to show")->capture_default_str();
+    cmp_app->add_option("--min-passage", cmp.min_passage, "Shortest shared passage shown, in characters")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    cmp_app->add_flag("--json", cmp.json, "Print the comparison as one JSON object");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        (void)app.exit(e);
+        return exit_usage;
+    }
+    if (dd.threshold <= 0.0) {
+        std::fprintf(stderr, "semfp: --threshold must be in (0, 1]\n");
+        return exit_usage;
+    }
+    if (dd.hd > static_cast<int>(dd.pipeline.bits)) {
+        std::fprintf(stderr, "semfp: --hd must be at most --bits\n");
+        return exit_usage;
+    }
+    if (*fp_app) return run_fingerprint(fp);
+    if (*dd_app) return run_dedup(dd);
+    return run_compare(cmp);
+}
+
+}  // namespace semfp::cli

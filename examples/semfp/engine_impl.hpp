@@ -1,0 +1,56 @@
+#pragma once
+// Template glue of engine_*.cpp: one Engine implementation per (tokenizer, hash, bits).
+
+#include "engine.hpp"
+
+#include <semfp/baseline/shingle.hpp>
+#include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/hash.hpp>
+
+#include <memory>
+#include <utility>
+
+namespace semfp::cli::detail {
+
+template <class Tok, class Hash, std::size_t Bits>
+class EngineImpl final : public Engine {
+public:
+    EngineImpl(const pipeline_options& opt, Tok tok)
+        : Engine(opt), m_fingerprinter(tok), m_shingler(tok, opt.shingle_width) {}
+
+    [[nodiscard]] fp_value fingerprint(std::string_view text) const override {
+        const auto fp = m_fingerprinter(text);
+        fp_value v;
+        for (std::size_t i = 0; i < Bits / 64; ++i) v.words[i] = fp.word(i);
+        return v;
+    }
+    [[nodiscard]] ShingleSet shingles(std::string_view text) const override { return m_shingler(text); }
+    void features(std::string_view text, std::string& normalized,
+                  const std::function<void(std::string_view)>& sink) const override {
+        m_fingerprinter.for_each_feature(text, normalized, sink);
+    }
+
+private:
+    Fingerprinter<Tok, Hash, Bits> m_fingerprinter;
+    Shingler<Tok, Hash> m_shingler;
+};
+
+template <class Tok, class Hash>
+std::unique_ptr<Engine> make_with_bits(const pipeline_options& opt, const Tok& tok) {
+    if (opt.bits == 128) return std::make_unique<EngineImpl<Tok, Hash, 128>>(opt, tok);
+    return std::make_unique<EngineImpl<Tok, Hash, 64>>(opt, tok);
+}
+
+template <class Tok>
+std::unique_ptr<Engine> make_with_tokenizer(const pipeline_options& opt, const Tok& tok) {
+    switch (opt.hash) {
+        case hash_kind::fnv:
+            return opt.raw_hash ? make_with_bits<Tok, Fnv1a>(opt, tok) : make_with_bits<Tok, Mixed<Fnv1a>>(opt, tok);
+        case hash_kind::sdbm:
+            return opt.raw_hash ? make_with_bits<Tok, Sdbm>(opt, tok) : make_with_bits<Tok, Mixed<Sdbm>>(opt, tok);
+        case hash_kind::murmur: break;
+    }
+    return opt.raw_hash ? make_with_bits<Tok, Murmur3>(opt, tok) : make_with_bits<Tok, Mixed<Murmur3>>(opt, tok);
+}
+
+}  // namespace semfp::cli::detail

@@ -1,0 +1,77 @@
+#pragma once
+// Options of the semfp tool's subcommands, filled in by args.cpp.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace semfp::cli {
+
+/// How an input is read.
+enum class input_format { detect, jsonl, lines, html, text };
+
+/// Which character encoding inputs are decoded from.
+enum class input_encoding { detect, utf8, gb18030 };
+
+/// The tokenizer of the fingerprint pipeline.
+enum class tokenizer_kind { bigram, fmm };
+
+/// The hash policy of the fingerprint pipeline (mixed with a finalizer unless `raw_hash`).
+enum class hash_kind { murmur, fnv, sdbm };
+
+/// The near-duplicate criterion of `dedup`.
+enum class dedup_method { simhash, shingle, minhash };
+
+struct input_options {
+    std::vector<std::string> paths;  ///< files, directories, or "-" for standard input
+    input_format format = input_format::detect;
+    input_encoding encoding = input_encoding::detect;
+    std::string id_field = "id";
+    std::string text_field = "text";
+    bool strict = false;
+};
+
+struct pipeline_options {
+    unsigned bits = 64;
+    tokenizer_kind tokenizer = tokenizer_kind::bigram;  // semfp::default_tokenizer
+    hash_kind hash = hash_kind::murmur;                 // semfp::default_hash = Mixed<Murmur3>
+    bool raw_hash = false;
+    std::size_t shingle_width = 3;
+};
+
+struct run_options {
+    unsigned threads = 0;  ///< 0: one per hardware thread
+    bool quiet = false;
+};
+
+struct fingerprint_command {
+    input_options input;
+    pipeline_options pipeline;
+    run_options run;
+    std::string out = "-";
+};
+
+struct dedup_command {
+    input_options input;
+    pipeline_options pipeline;
+    run_options run;
+    dedup_method method = dedup_method::simhash;
+    int hd = -1;               ///< Hamming radius; -1: 3 per 64 bits
+    double threshold = 0.95;   ///< Jaccard threshold of shingle/minhash
+    std::string out = "-";     ///< one line per document
+    bool tsv = false;          ///< write id<TAB>cluster instead of JSON Lines
+    std::string keep;          ///< the kept documents (cluster centres), empty: not written
+};
+
+struct compare_command {
+    std::vector<std::string> operands;  ///< two files, or two texts with --text
+    bool texts = false;
+    input_format format = input_format::detect;
+    input_encoding encoding = input_encoding::detect;
+    pipeline_options pipeline;
+    std::size_t passages = 5;
+    std::size_t min_passage = 8;
+    bool json = false;
+};
+
+}  // namespace semfp::cli

@@ -1,0 +1,95 @@
+#include "workers.hpp"
+
+#include <algorithm>
+
+namespace semfp::cli {
+
+namespace {
+// Indices handed out per grab: small enough to balance uneven documents, large enough to keep
+// the shared counter cold.
+constexpr std::size_t grain = 8;
+}  // namespace
+
+WorkerPool::WorkerPool(unsigned threads) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned i = 1; i < threads; ++i) m_threads.emplace_back([this] { work(); });
+}
+
+WorkerPool::~WorkerPool() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_start.notify_all();
+    for (auto& t : m_threads) t.join();
+}
+
+void WorkerPool::drain() {
+    // Called with m_mutex unlocked; takes indices until the job is exhausted.
+    for (;;) {
+        std::size_t begin = 0, end = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            if (m_next >= m_count || m_error) return;
+            begin = m_next;
+            end = std::min(m_count, begin + grain);
+            m_next = end;
+        }
+        try {
+            for (std::size_t i = begin; i < end; ++i) (*m_fn)(i);
+        } catch (...) {
+            std::lock_guard lock(m_mutex);
+            if (!m_error) m_error = std::current_exception();
+            return;
+        }
+    }
+}
+
+void WorkerPool::work() {
+    std::size_t seen = 0;
+    for (;;) {
+        {
+            std::unique_lock lock(m_mutex);
+            m_start.wait(lock, [&] { return m_stop || m_generation != seen; });
+            if (m_stop) return;
+            seen = m_generation;
+            ++m_busy;
+        }
+        drain();
+        {
+            std::lock_guard lock(m_mutex);
+            --m_busy;
+        }
+        m_done.notify_all();
+    }
+}
+
+void WorkerPool::for_each(std::size_t count, const std::function<void(std::size_t)>& fn) {
+    if (count == 0) return;
+    if (m_threads.empty() || count <= grain) {
+        for (std::size_t i = 0; i < count; ++i) fn(i);
+        return;
+    }
+    {
+        std::lock_guard lock(m_mutex);
+        m_fn = &fn;
+        m_count = count;
+        m_next = 0;
+        m_error = nullptr;
+        ++m_generation;
+    }
+    m_start.notify_all();
+    drain();
+    std::exception_ptr error;
+    {
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [&] { return m_busy == 0 && (m_next >= m_count || m_error); });
+        m_fn = nullptr;
+        m_count = 0;
+        error = m_error;
+        m_error = nullptr;
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+}  // namespace semfp::cli
