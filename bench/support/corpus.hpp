@@ -56,7 +56,11 @@ inline std::size_t parse_json_string(std::string_view s, std::size_t pos, std::s
 
 // Extracts the string value of "key" from one JSON object line.
 inline bool json_field(std::string_view line, std::string_view key, std::string& out) {
-    const std::string needle = "\"" + std::string(key) + "\"";
+    std::string needle;
+    needle.reserve(key.size() + 2);
+    needle.push_back('"');
+    needle.append(key);
+    needle.push_back('"');
     std::size_t p = line.find(needle);
     if (p == std::string_view::npos) return false;
     p = line.find('"', line.find(':', p + needle.size()));

@@ -27,6 +27,14 @@ const std::map<std::string, hash_kind> hash_names{
 const std::map<std::string, dedup_method> method_names{
     {"simhash", dedup_method::simhash}, {"shingle", dedup_method::shingle}, {"minhash", dedup_method::minhash}};
 
+// An enum option's transform, shown in the help as "a|b|c" (the names only).
+template <class T>
+CLI::Validator names_of(const std::map<std::string, T>& names) {
+    std::string text;
+    for (const auto& [name, value] : names) text += (text.empty() ? "" : "|") + name;
+    return CLI::CheckedTransformer(names, CLI::ignore_case).description(text);
+}
+
 void add_input_options(CLI::App& app, input_options& in) {
     app.add_option("inputs", in.paths,
                    "Input files, directories or - (standard input, JSON Lines unless --format says otherwise)")
@@ -35,10 +43,10 @@ void add_input_options(CLI::App& app, input_options& in) {
                    "Input format: jsonl, lines (one document per line), html or text (one document per file); "
                    "default: from the extension (.jsonl/.json/.ndjson, .html/.htm, else lines; directories: "
                    ".txt and .html/.htm files)")
-        ->transform(CLI::CheckedTransformer(format_names, CLI::ignore_case));
+        ->transform(names_of(format_names));
     app.add_option("--encoding", in.encoding,
                    "Input encoding: auto (BOM, HTML <meta>, else UTF-8 or GB18030 by content), utf-8, gb18030")
-        ->transform(CLI::CheckedTransformer(encoding_names, CLI::ignore_case));
+        ->transform(names_of(encoding_names));
     app.add_option("--id-field", in.id_field, "JSON field holding the document id")->capture_default_str();
     app.add_option("--text-field", in.text_field, "JSON field holding the document text")->capture_default_str();
     app.add_flag("--strict", in.strict, "Stop with exit status 1 at the first bad input");
@@ -47,12 +55,13 @@ void add_input_options(CLI::App& app, input_options& in) {
 void add_pipeline_options(CLI::App& app, pipeline_options& p) {
     app.add_option("--bits", p.bits, "Fingerprint width")->check(CLI::IsMember({64u, 128u}))->capture_default_str();
     app.add_option("--tokenizer", p.tokenizer,
-                   "bigram (character bigrams, the library default) or fmm (dictionary words)")
-        ->transform(CLI::CheckedTransformer(tokenizer_names, CLI::ignore_case));
-    app.add_option("--hash", p.hash, "Token hash: murmur (default), fnv or sdbm")
-        ->transform(CLI::CheckedTransformer(hash_names, CLI::ignore_case));
+                   "bigram (character bigrams) or fmm (dictionary words); default: the library's default tokenizer")
+        ->transform(names_of(tokenizer_names));
+    app.add_option("--hash", p.hash, "Token hash: murmur, fnv or sdbm (default: the library's default hash)")
+        ->transform(names_of(hash_names));
     app.add_flag("--raw-hash", p.raw_hash,
-                 "Use the hash without the finalizing mix (the paper's SDBM is --hash sdbm --raw-hash)");
+                 "With --hash: use the hash without the finalizing mix (the paper's SDBM is --hash sdbm "
+                 "--raw-hash)");
 }
 
 void add_run_options(CLI::App& app, run_options& r) {
@@ -85,9 +94,11 @@ int parse_and_run(int argc, char** argv) {
     dd_app->add_option("--method", dd.method,
                        "simhash (Hamming distance <= --hd), shingle (exact shingle Jaccard >= --threshold, "
                        "candidates from MinHash LSH) or minhash (estimated Jaccard >= --threshold)")
-        ->transform(CLI::CheckedTransformer(method_names, CLI::ignore_case));
-    dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: 3 per 64 bits)")
+        ->transform(names_of(method_names));
+    dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: 3 per 64 bits; at most 7 per 64 bits)")
         ->check(CLI::Range(0, 128));
+    dd_app->add_flag("--match-members", dd.match_members,
+                     "simhash: join the cluster of the nearest earlier document, not only of the nearest centre");
     dd_app->add_option("--threshold", dd.threshold, "Jaccard threshold of shingle and minhash")
         ->check(CLI::Range(0.0, 1.0).description("in (0, 1]"))
         ->capture_default_str();
@@ -106,9 +117,9 @@ int parse_and_run(int argc, char** argv) {
     cmp_app->add_option("a_b", cmp.operands, "Two files (or two texts with --text)")->required()->expected(2);
     cmp_app->add_flag("--text,-t", cmp.texts, "The operands are texts, not file names");
     cmp_app->add_option("--format", cmp.format, "File format: text or html (default: from the extension)")
-        ->transform(CLI::CheckedTransformer(format_names, CLI::ignore_case));
+        ->transform(names_of(format_names));
     cmp_app->add_option("--encoding", cmp.encoding, "File encoding: auto, utf-8, gb18030")
-        ->transform(CLI::CheckedTransformer(encoding_names, CLI::ignore_case));
+        ->transform(names_of(encoding_names));
     add_pipeline_options(*cmp_app, cmp.pipeline);
     cmp_app->add_option("--shingle", cmp.pipeline.shingle_width, "Tokens per shingle for the Jaccard similarity")
         ->check(CLI::Range(1, 64))

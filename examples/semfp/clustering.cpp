@@ -4,6 +4,7 @@
 #include <semfp/baseline/minhash.hpp>
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/core/fingerprint.hpp>
+#include <semfp/error.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 
 #include <cstdio>
@@ -16,7 +17,11 @@ namespace {
 template <std::size_t Bits>
 class SimhashClustering final : public Clustering {
 public:
-    SimhashClustering(const Engine& engine, unsigned radius) : m_engine(engine), m_radius(radius), m_clusterer(radius) {}
+    SimhashClustering(const Engine& engine, unsigned radius, bool members)
+        : m_engine(engine),
+          m_radius(radius),
+          m_members(members),
+          m_clusterer(checked_options(radius, members)) {}
 
     void begin_batch(std::size_t n) override { m_fps.resize(n); }
     void prepare(std::size_t slot, std::string_view text) override {
@@ -37,13 +42,27 @@ public:
     }
     bool hamming() const noexcept override { return true; }
     std::string describe() const override {
-        return "simhash, Hamming distance <= " + std::to_string(m_radius) + "; " + m_engine.describe();
+        return "simhash, Hamming distance <= " + std::to_string(m_radius) + (m_members ? " to any member" : "") +
+               "; " + m_engine.describe();
     }
 
 private:
+    static cluster_options checked_options(unsigned radius, bool members) {
+        if (radius > SinglePassClusterer<Bits>::max_threshold) {
+            throw invalid_argument_error("--hd " + std::to_string(radius) + " exceeds the limit of " +
+                                         std::to_string(SinglePassClusterer<Bits>::max_threshold) + " for " +
+                                         std::to_string(Bits) + "-bit fingerprints");
+        }
+        cluster_options o;
+        o.threshold = radius;
+        o.match = members ? match_policy::members : match_policy::centres;
+        return o;
+    }
+
     const Engine& m_engine;
     unsigned m_radius;
-    SinglePassClusterer<Bits, std::uint64_t> m_clusterer;
+    bool m_members;
+    SinglePassClusterer<Bits> m_clusterer;
     std::vector<Fingerprint<Bits>> m_fps;
 };
 
@@ -151,8 +170,8 @@ std::unique_ptr<Clustering> make_clustering(const dedup_command& cmd, const Engi
         case dedup_method::simhash: break;
     }
     const unsigned radius = cmd.hd >= 0 ? static_cast<unsigned>(cmd.hd) : 3u * engine.bits() / 64u;
-    if (engine.bits() == 128) return std::make_unique<SimhashClustering<128>>(engine, radius);
-    return std::make_unique<SimhashClustering<64>>(engine, radius);
+    if (engine.bits() == 128) return std::make_unique<SimhashClustering<128>>(engine, radius, cmd.match_members);
+    return std::make_unique<SimhashClustering<64>>(engine, radius, cmd.match_members);
 }
 
 }  // namespace semfp::cli

@@ -25,7 +25,7 @@ int run_fingerprint(const fingerprint_command& cmd) {
     total.start();
     std::vector<Document> batch;
     std::vector<fp_value> fps;
-    std::size_t docs = 0;
+    std::size_t docs = 0, legacy = 0;
     for (;;) {
         read.start();
         const std::size_t n = reader.read_batch(batch, batch_docs, batch_bytes);
@@ -35,6 +35,8 @@ int run_fingerprint(const fingerprint_command& cmd) {
         fps.resize(n);
         pool.for_each(n, [&](std::size_t i) {
             Document& d = batch[i];
+            finish_document(d, cmd.input, false);
+            if (!d.valid) return;
             if (d.html) {
                 d.text = html_text(d.text);
                 d.html = false;
@@ -45,6 +47,9 @@ int run_fingerprint(const fingerprint_command& cmd) {
         write.start();
         std::string& buf = out.buffer();
         for (std::size_t i = 0; i < n; ++i) {
+            if (!report_problems(batch[i], diag)) continue;
+            legacy += batch[i].legacy ? 1 : 0;
+            ++docs;
             append_tsv_field(buf, batch[i].id);
             buf += '\t';
             buf += engine->to_hex(fps[i]);
@@ -52,7 +57,6 @@ int run_fingerprint(const fingerprint_command& cmd) {
             out.commit();
         }
         write.stop();
-        docs += n;
         progress.update(reader.bytes_done(), reader.bytes_total(), docs);
     }
     out.close();
@@ -64,11 +68,12 @@ int run_fingerprint(const fingerprint_command& cmd) {
         std::fprintf(stderr,
                      "semfp fingerprint: %s documents, %.2f MB, %s bad input(s)\n"
                      "  %s, %u thread(s)\n"
-                     "  time %.3f s: read %.3f s, fingerprint %.3f s, write %.3f s\n"
+                     "  time %.3f s: read %.3f s, parse+fingerprint %.3f s, write %.3f s\n"
                      "  throughput %.0f docs/s, %.2f MB/s\n",
                      with_commas(docs).c_str(), mb, with_commas(diag.count()).c_str(), engine->describe().c_str(),
                      pool.size(), secs, read.seconds(), work.seconds(), write.seconds(),
                      secs > 0 ? static_cast<double>(docs) / secs : 0.0, secs > 0 ? mb / secs : 0.0);
+        if (legacy != 0) std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(legacy).c_str());
     }
     return exit_ok;
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace semfp::cli {
 
@@ -38,21 +39,23 @@ public:
     [[nodiscard]] std::string to_hex(const fp_value& fp) const;
     /// Hamming distance of two fingerprints of this engine.
     [[nodiscard]] unsigned distance(const fp_value& a, const fp_value& b) const noexcept;
-    /// "64-bit simhash, bigram tokenizer, murmur hash (mixed)".
+    /// "64-bit simhash, bigram tokenizer, sdbm (mixed) hash".
     [[nodiscard]] std::string describe() const;
 
 protected:
-    explicit Engine(const pipeline_options& opt) : m_bits(opt.bits), m_options(opt) {}
+    Engine(const pipeline_options& opt, std::string tokenizer_name, std::string hash_name)
+        : m_bits(opt.bits), m_tokenizer_name(std::move(tokenizer_name)), m_hash_name(std::move(hash_name)) {}
 
 private:
     unsigned m_bits;
-    pipeline_options m_options;
+    std::string m_tokenizer_name;
+    std::string m_hash_name;
 };
 
 /// The engine for `opt`. Builds the embedded dictionary on first use when the tokenizer is fmm.
 [[nodiscard]] std::unique_ptr<Engine> make_engine(const pipeline_options& opt);
 
-/// Engines per tokenizer (engine_bigram.cpp, engine_fmm.cpp).
+/// Engines per tokenizer (engine_bigram.cpp: bigram and the library default; engine_fmm.cpp).
 [[nodiscard]] std::unique_ptr<Engine> make_bigram_engine(const pipeline_options& opt);
 [[nodiscard]] std::unique_ptr<Engine> make_fmm_engine(const pipeline_options& opt);
 

@@ -6,17 +6,44 @@
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/hash.hpp>
+#include <semfp/text/segmenter.hpp>
+#include <semfp/text/tokenizers.hpp>
 
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <utility>
 
 namespace semfp::cli::detail {
+
+template <class H>
+struct policy_name {
+    static std::string get() {
+        if constexpr (std::is_same_v<H, Murmur3>) return "murmur";
+        if constexpr (std::is_same_v<H, Fnv1a>) return "fnv";
+        if constexpr (std::is_same_v<H, Sdbm>) return "sdbm";
+        return "custom";
+    }
+};
+template <class H>
+struct policy_name<Mixed<H>> {
+    static std::string get() { return policy_name<H>::get() + " (mixed)"; }
+};
+
+template <class Tok>
+std::string tokenizer_name() {
+    if constexpr (std::is_same_v<Tok, CharBigramTokenizer>) return "bigram";
+    if constexpr (std::is_same_v<Tok, FmmSegmenter>) return "fmm";
+    return "default";
+}
 
 template <class Tok, class Hash, std::size_t Bits>
 class EngineImpl final : public Engine {
 public:
     EngineImpl(const pipeline_options& opt, Tok tok)
-        : Engine(opt), m_fingerprinter(tok), m_shingler(tok, opt.shingle_width) {}
+        : Engine(opt, tokenizer_name<Tok>(), policy_name<Hash>::get()),
+          m_fingerprinter(tok),
+          m_shingler(tok, opt.shingle_width) {}
 
     [[nodiscard]] fp_value fingerprint(std::string_view text) const override {
         const auto fp = m_fingerprinter(text);
@@ -48,9 +75,14 @@ std::unique_ptr<Engine> make_with_tokenizer(const pipeline_options& opt, const T
             return opt.raw_hash ? make_with_bits<Tok, Fnv1a>(opt, tok) : make_with_bits<Tok, Mixed<Fnv1a>>(opt, tok);
         case hash_kind::sdbm:
             return opt.raw_hash ? make_with_bits<Tok, Sdbm>(opt, tok) : make_with_bits<Tok, Mixed<Sdbm>>(opt, tok);
-        case hash_kind::murmur: break;
+        case hash_kind::murmur:
+            return opt.raw_hash ? make_with_bits<Tok, Murmur3>(opt, tok) : make_with_bits<Tok, Mixed<Murmur3>>(opt, tok);
+        case hash_kind::library_default: break;
     }
-    return opt.raw_hash ? make_with_bits<Tok, Murmur3>(opt, tok) : make_with_bits<Tok, Mixed<Murmur3>>(opt, tok);
+    if constexpr (requires { typename default_hash::base_policy; }) {
+        if (opt.raw_hash) return make_with_bits<Tok, typename default_hash::base_policy>(opt, tok);
+    }
+    return make_with_bits<Tok, default_hash>(opt, tok);
 }
 
 }  // namespace semfp::cli::detail

@@ -75,8 +75,8 @@ input_format format_of_path(std::string_view path) {
     return input_format::lines;
 }
 
-std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, bool html, std::string_view where,
-                              Diagnostics& diag, bool& from_legacy) {
+std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, bool html, bool& from_legacy,
+                              std::vector<input_problem>& problems) {
     charset cs = charset::utf8;
     switch (encoding) {
         case input_encoding::utf8: cs = charset::utf8; break;
@@ -92,12 +92,106 @@ std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, b
     decode_result r = to_utf8(bytes, cs);
     from_legacy = r.cs == charset::gb18030 || r.cs == charset::gbk || r.cs == charset::gb2312;
     if (r.replaced != 0) {
-        const std::size_t bad = r.cs == charset::utf8 ? first_invalid_utf8(bytes) : 0;
-        std::string msg = r.cs == charset::utf8 ? "invalid UTF-8" : "undecodable " + std::string(charset_name(r.cs));
+        const bool utf = r.cs == charset::utf8;
+        std::string msg = utf ? "invalid UTF-8" : "undecodable " + std::string(charset_name(r.cs));
         msg += " (" + std::to_string(r.replaced) + " byte sequence(s) replaced by U+FFFD)";
-        diag.bad_input(where, r.cs == charset::utf8 ? line_of(bytes, bad) : 0, msg);
+        problems.push_back({utf ? line_of(bytes, first_invalid_utf8(bytes)) : 0, std::move(msg)});
     }
     return std::move(r.text);
+}
+
+namespace {
+
+// Decodes one line to UTF-8: as is when valid, else GB18030 when that decodes it cleanly (with
+// --encoding auto), else with U+FFFD replacements (a problem).
+void decode_line(Document& doc, const input_options& opt) {
+    if (opt.encoding == input_encoding::gb18030) {
+        doc.text = to_utf8(doc.text, charset::gb18030).text;
+        doc.legacy = true;
+        return;
+    }
+    if (utf8::is_valid(doc.text)) return;
+    if (opt.encoding == input_encoding::detect) {
+        decode_result gb = to_utf8(doc.text, charset::gb18030);
+        if (gb.replaced == 0) {
+            doc.legacy = true;
+            doc.text = std::move(gb.text);
+            return;
+        }
+    }
+    const std::size_t bad = first_invalid_utf8(doc.text);
+    decode_result r = to_utf8(doc.text, charset::utf8);
+    doc.problems.push_back({doc.line, "invalid UTF-8 at byte " + std::to_string(bad + 1) + " (" +
+                                          std::to_string(r.replaced) + " byte sequence(s) replaced by U+FFFD)"});
+    doc.text = std::move(r.text);
+}
+
+// Parses the JSON line in doc.text into id, text and format.
+void parse_json_line(Document& doc, const input_options& opt, bool keep_raw) {
+    auto fail = [&](std::string message) {
+        doc.problems.push_back({doc.line, std::move(message)});
+        doc.valid = false;
+    };
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(doc.text);
+    } catch (const nlohmann::json::parse_error& e) {
+        fail("malformed JSON at byte " + std::to_string(e.byte));
+        return;
+    }
+    if (!j.is_object()) return fail("not a JSON object");
+    const auto id = j.find(opt.id_field);
+    if (id == j.end()) return fail("missing field \"" + opt.id_field + "\"");
+    if (id->is_string()) {
+        doc.id = id->get<std::string>();
+    } else if (id->is_number_integer() || id->is_number_unsigned()) {
+        doc.id = id->dump();
+    } else {
+        return fail("field \"" + opt.id_field + "\" is not a string or an integer");
+    }
+    const auto txt = j.find(opt.text_field);
+    if (txt == j.end()) return fail("missing field \"" + opt.text_field + "\"");
+    if (!txt->is_string()) return fail("field \"" + opt.text_field + "\" is not a string");
+    if (keep_raw) doc.raw = std::move(doc.text);
+    doc.text = std::move(txt->get_ref<std::string&>());
+    const auto format = j.find("format");
+    doc.html = format != j.end() && format->is_string() && format->get<std::string>() == "html";
+}
+
+}  // namespace
+
+void finish_document(Document& doc, const input_options& opt, bool keep_raw) {
+    doc.valid = true;
+    doc.legacy = false;
+    doc.problems.clear();
+    doc.raw.clear();
+    switch (doc.pending) {
+        case input_format::jsonl:
+            decode_line(doc, opt);
+            parse_json_line(doc, opt, keep_raw);
+            break;
+        case input_format::lines:
+            decode_line(doc, opt);
+            doc.id = *doc.source + ":" + std::to_string(doc.line);
+            doc.html = false;
+            break;
+        case input_format::html:
+        case input_format::text: {
+            const bool html = doc.pending == input_format::html;
+            bool legacy = false;
+            doc.text = decode_file_bytes(doc.text, opt.encoding, html, legacy, doc.problems);
+            doc.legacy = legacy;
+            doc.html = html;
+            break;
+        }
+        case input_format::detect: break;
+    }
+    doc.pending = input_format::detect;
+}
+
+bool report_problems(const Document& doc, Diagnostics& diag) {
+    for (const auto& p : doc.problems) diag.bad_input(doc.source ? *doc.source : std::string(), p.line, p.message);
+    return doc.valid;
 }
 
 std::string html_text(std::string_view markup) {
@@ -115,7 +209,6 @@ struct DocumentReader::state {
     std::uint64_t total = 0;
     std::uint64_t done = 0;
     bool total_known = true;
-    std::size_t legacy = 0;
 
     // The open line-oriented unit.
     const unit* current = nullptr;
@@ -123,15 +216,11 @@ struct DocumentReader::state {
     std::istream* in = nullptr;
     std::size_t line_no = 0;
     std::string line;
-    std::string decoded;
 
     void add_path(const std::string& path);
     bool open_next();
     bool read_whole(const unit& u, Document& doc);
     bool next_line_document(Document& doc);
-    bool json_document(std::string_view line_text, Document& doc);
-    // Decodes one line to UTF-8 into `decoded`; returns the text to use.
-    std::string_view decode_line(std::string_view bytes);
 };
 
 void DocumentReader::state::add_path(const std::string& path) {
@@ -219,87 +308,17 @@ bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
         diag->bad_input(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
         return false;
     }
-    std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    doc.text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
     if (f.bad()) {
         diag->bad_input(u.name, 0, "read error");
         return false;
     }
-    done += bytes.size();
-    const bool html = u.format == input_format::html;
-    bool from_legacy = false;
-    doc.text = decode_file_bytes(bytes, opt->encoding, html, u.name, *diag, from_legacy);
-    if (from_legacy) ++legacy;
+    done += doc.text.size();
     doc.id = u.id;
-    doc.html = html;
-    doc.raw.clear();
-    doc.bytes = bytes.size();
-    return true;
-}
-
-std::string_view DocumentReader::state::decode_line(std::string_view bytes) {
-    if (opt->encoding == input_encoding::gb18030) {
-        decoded = to_utf8(bytes, charset::gb18030).text;
-        return decoded;
-    }
-    if (utf8::is_valid(bytes)) return bytes;
-    if (opt->encoding == input_encoding::detect) {
-        decode_result gb = to_utf8(bytes, charset::gb18030);
-        if (gb.replaced == 0) {
-            ++legacy;
-            decoded = std::move(gb.text);
-            return decoded;
-        }
-    }
-    const decode_result r = to_utf8(bytes, charset::utf8);
-    diag->bad_input(current->name, line_no,
-                    "invalid UTF-8 at byte " + std::to_string(first_invalid_utf8(bytes) + 1) + " (" +
-                        std::to_string(r.replaced) + " byte sequence(s) replaced by U+FFFD)");
-    decoded = r.text;
-    return decoded;
-}
-
-bool DocumentReader::state::json_document(std::string_view text, Document& doc) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-        diag->bad_input(current->name, line_no, "malformed JSON at byte " + std::to_string(e.byte));
-        return false;
-    }
-    if (!j.is_object()) {
-        diag->bad_input(current->name, line_no, "not a JSON object");
-        return false;
-    }
-    const auto id = j.find(opt->id_field);
-    if (id == j.end()) {
-        diag->bad_input(current->name, line_no, "missing field \"" + opt->id_field + "\"");
-        return false;
-    }
-    if (id->is_string()) {
-        doc.id = id->get<std::string>();
-    } else if (id->is_number_integer() || id->is_number_unsigned()) {
-        doc.id = id->dump();
-    } else {
-        diag->bad_input(current->name, line_no, "field \"" + opt->id_field + "\" is not a string or an integer");
-        return false;
-    }
-    const auto txt = j.find(opt->text_field);
-    if (txt == j.end()) {
-        diag->bad_input(current->name, line_no, "missing field \"" + opt->text_field + "\"");
-        return false;
-    }
-    if (!txt->is_string()) {
-        diag->bad_input(current->name, line_no, "field \"" + opt->text_field + "\" is not a string");
-        return false;
-    }
-    doc.text = txt->get<std::string>();
-    const auto format = j.find("format");
-    doc.html = format != j.end() && format->is_string() && format->get<std::string>() == "html";
-    if (keep_raw) {
-        doc.raw.assign(text);
-    } else {
-        doc.raw.clear();
-    }
+    doc.bytes = doc.text.size();
+    doc.source = &u.name;
+    doc.line = 0;
+    doc.pending = u.format;
     return true;
 }
 
@@ -312,16 +331,11 @@ bool DocumentReader::state::next_line_document(Document& doc) {
         if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
         if (line_no == 1 && bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
         if (is_blank(bytes)) continue;
-        const std::string_view text = decode_line(bytes);
-        if (current->format == input_format::jsonl) {
-            if (!json_document(text, doc)) continue;
-        } else {
-            doc.id = current->name + ":" + std::to_string(line_no);
-            doc.text.assign(text);
-            doc.html = false;
-            doc.raw.clear();
-        }
+        doc.text.assign(bytes);
         doc.bytes = consumed;
+        doc.source = &current->name;
+        doc.line = line_no;
+        doc.pending = current->format;
         return true;
     }
     if (in->bad()) diag->bad_input(current->name, line_no + 1, "read error");
@@ -367,6 +381,5 @@ std::size_t DocumentReader::read_batch(std::vector<Document>& batch, std::size_t
 
 std::uint64_t DocumentReader::bytes_done() const noexcept { return m_state->done; }
 std::uint64_t DocumentReader::bytes_total() const noexcept { return m_state->total_known ? m_state->total : 0; }
-std::size_t DocumentReader::legacy_decoded() const noexcept { return m_state->legacy; }
 
 }  // namespace semfp::cli

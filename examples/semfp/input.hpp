@@ -14,23 +14,46 @@
 
 namespace semfp::cli {
 
-/// One input document.
+/// A problem found in an input (reported with its place by `report_problems`).
+struct input_problem {
+    std::size_t line = 0;  ///< 1-based; 0: the whole file
+    std::string message;
+};
+
+/// One input document. The reader fills it with the raw bytes it read; `finish_document` (which
+/// may run on any thread) decodes and parses them.
 struct Document {
     std::string id;
     std::string text;         ///< UTF-8; HTML markup when `html` is set
     bool html = false;        ///< the text is an HTML page: extract its text before use
     std::string raw;          ///< the original JSON line (JSON Lines input, when asked for)
     std::size_t bytes = 0;    ///< input bytes it was read from
+
+    // Set by the reader.
+    const std::string* source = nullptr;  ///< file name for messages
+    std::size_t line = 0;                 ///< line of a JSON Lines / lines document
+    input_format pending = input_format::detect;  ///< format of the raw bytes in `text`
+
+    // Set by finish_document.
+    bool valid = true;                    ///< false: bad input, skipped
+    bool legacy = false;                  ///< decoded from GB18030/GBK
+    std::vector<input_problem> problems;  ///< to report, in input order
 };
+
+/// Decodes and parses the raw bytes the reader left in `doc` (thread-safe; `opt` is read only).
+void finish_document(Document& doc, const input_options& opt, bool keep_raw);
+
+/// Reports the problems of `doc` (throws bad_input_error under --strict); returns doc.valid.
+bool report_problems(const Document& doc, Diagnostics& diag);
 
 /// The input format a path is read in when none is given (by extension; "-" is JSON Lines).
 [[nodiscard]] input_format format_of_path(std::string_view path);
 
-/// Decodes `bytes` to UTF-8 as `encoding` says (`detect`: byte order mark, HTML <meta>, then the
-/// bytes themselves) and returns the text; `from_legacy` tells whether a GB charset was used.
-/// Reports invalid UTF-8 (with the line of the first bad byte) through `diag`.
-std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, bool html, std::string_view where,
-                              Diagnostics& diag, bool& from_legacy);
+/// Decodes the bytes of a whole file to UTF-8 as `encoding` says (`detect`: byte order mark,
+/// HTML <meta>, then the bytes themselves); `from_legacy` tells whether a GB charset was used.
+/// Invalid UTF-8 (with the line of the first bad byte) is added to `problems`.
+std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, bool html, bool& from_legacy,
+                              std::vector<input_problem>& problems);
 
 /// The visible text of an HTML page (without its title).
 [[nodiscard]] std::string html_text(std::string_view markup);
@@ -43,8 +66,8 @@ public:
     DocumentReader(const DocumentReader&) = delete;
     DocumentReader& operator=(const DocumentReader&) = delete;
 
-    /// Reads the next document into `doc`; false when the inputs are exhausted. Bad input is
-    /// reported through the Diagnostics and skipped.
+    /// Reads the next document's raw bytes into `doc` (complete it with `finish_document`);
+    /// false when the inputs are exhausted. Unreadable files are reported and skipped.
     bool next(Document& doc);
 
     /// Fills `batch` with up to `max_docs` documents or about `max_bytes` bytes (reusing its
@@ -55,8 +78,6 @@ public:
     [[nodiscard]] std::uint64_t bytes_done() const noexcept;
     /// Total size of the inputs, 0 when unknown (standard input).
     [[nodiscard]] std::uint64_t bytes_total() const noexcept;
-    /// Documents or lines decoded from GB18030/GBK rather than UTF-8.
-    [[nodiscard]] std::size_t legacy_decoded() const noexcept;
 
 private:
     struct state;

@@ -13,11 +13,13 @@ enum class input_format { detect, jsonl, lines, html, text };
 /// Which character encoding inputs are decoded from.
 enum class input_encoding { detect, utf8, gb18030 };
 
-/// The tokenizer of the fingerprint pipeline.
-enum class tokenizer_kind { bigram, fmm };
+/// The tokenizer of the fingerprint pipeline: the library's `default_tokenizer`, character
+/// bigrams, or dictionary words.
+enum class tokenizer_kind { library_default, bigram, fmm };
 
-/// The hash policy of the fingerprint pipeline (mixed with a finalizer unless `raw_hash`).
-enum class hash_kind { murmur, fnv, sdbm };
+/// The hash policy of the fingerprint pipeline: the library's `default_hash`, or one of the
+/// bundled policies (mixed with a finalizer unless `raw_hash`).
+enum class hash_kind { library_default, murmur, fnv, sdbm };
 
 /// The near-duplicate criterion of `dedup`.
 enum class dedup_method { simhash, shingle, minhash };
@@ -33,8 +35,8 @@ struct input_options {
 
 struct pipeline_options {
     unsigned bits = 64;
-    tokenizer_kind tokenizer = tokenizer_kind::bigram;  // semfp::default_tokenizer
-    hash_kind hash = hash_kind::murmur;                 // semfp::default_hash = Mixed<Murmur3>
+    tokenizer_kind tokenizer = tokenizer_kind::library_default;  // semfp::default_tokenizer
+    hash_kind hash = hash_kind::library_default;        // semfp::default_hash
     bool raw_hash = false;
     std::size_t shingle_width = 3;
 };
@@ -57,6 +59,7 @@ struct dedup_command {
     run_options run;
     dedup_method method = dedup_method::simhash;
     int hd = -1;               ///< Hamming radius; -1: 3 per 64 bits
+    bool match_members = false;  ///< simhash: compare with every member, not only centres
     double threshold = 0.95;   ///< Jaccard threshold of shingle/minhash
     std::string out = "-";     ///< one line per document
     bool tsv = false;          ///< write id<TAB>cluster instead of JSON Lines

@@ -59,3 +59,14 @@ add_test(NAME semfp.add_subdirectory
                  --build-options "-DSEMFP_SOURCE_DIR=${PROJECT_SOURCE_DIR}" "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}"
                  --test-command "${CMAKE_CTEST_COMMAND}" --output-on-failure)
 set_tests_properties(semfp.add_subdirectory PROPERTIES TIMEOUT 600)
+
+# --- property on real text (only when the shared corpus is beside the repository) ---
+set(SEMFP_CORPUS_DIR "${PROJECT_SOURCE_DIR}/../shared/corpus" CACHE PATH "Shared corpus used by corpus tests")
+add_executable(semfp_corpus_property "${CMAKE_CURRENT_SOURCE_DIR}/corpus/edit_property.cpp")
+target_link_libraries(semfp_corpus_property PRIVATE semfp::semfp semfp_dev)
+if(EXISTS "${SEMFP_CORPUS_DIR}/manpages_zh_cn.jsonl")
+  add_test(NAME semfp.corpus.edit_distance_grows COMMAND semfp_corpus_property "${SEMFP_CORPUS_DIR}")
+  set_tests_properties(semfp.corpus.edit_distance_grows PROPERTIES TIMEOUT 600)
+else()
+  message(STATUS "semfp: ${SEMFP_CORPUS_DIR} not found; the corpus property test is not registered")
+endif()

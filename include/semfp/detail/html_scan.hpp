@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -23,11 +24,20 @@ namespace detail {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-[[nodiscard]] constexpr bool html_is_alnum(char c) noexcept { return html_is_alpha(c) || (c >= '0' && c <= '9'); }
+[[nodiscard]] constexpr bool html_is_alnum(char c) noexcept {
+    return html_is_alpha(c) || (c >= '0' && c <= '9');
+}
 
 [[nodiscard]] constexpr char html_lower(char c) noexcept {
     return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
+
+/// ASCII bytes that text runs stop at: whitespace, NUL and '&'.
+inline constexpr bool html_special_byte[128] = {
+    true,  false, false, false, false, false, false, false, false, true,  true,  false, true,  true,  false, false,
+    false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false,
+    true,  false, false, false, false, false, true,  false, false, false, false, false, false, false, false, false,
+};
 
 /// A character reference read at an '&': the bytes it spans (0 = not a reference) and the one or
 /// two code points it stands for (`second` is 0 for one).
@@ -113,7 +123,9 @@ struct html_char_ref {
 
 /// Builds extracted text: collapses whitespace runs to one space, turns block boundaries into
 /// line breaks (at most one blank line), keeps whitespace verbatim in preformatted content and
-/// never starts or ends the text with whitespace.
+/// never starts or ends the text with whitespace. Whitespace is held back until the next text
+/// shows whether it is needed, so the output is only ever appended to (never read back): a
+/// caller may take it away between calls.
 class html_text_builder {
 public:
     html_text_builder(std::string& out, bool line_breaks) noexcept : m_out(&out), m_line_breaks(line_breaks) {}
@@ -131,62 +143,71 @@ public:
     /// Collapsible whitespace.
     void space() noexcept { m_pending_space = true; }
     /// A block boundary: the text goes on on a new line.
-    void block() noexcept { m_pending_breaks = std::max(m_pending_breaks, 1); }
-    /// `<br>` or a newline in preformatted text.
-    void line_break() noexcept { m_pending_breaks = std::min(m_pending_breaks + 1, 2); }
-    /// Space or tab in preformatted text.
-    void preformatted_space(char c) {
-        flush();
-        if (!m_out->empty()) m_out->push_back(c);
+    void block() noexcept {
+        m_pending_breaks = std::max(m_pending_breaks, 1);
+        m_pending_pre.clear();
     }
-    /// Drops trailing whitespace and pending breaks.
-    void finish() {
-        while (!m_out->empty() && (m_out->back() == ' ' || m_out->back() == '\t' || m_out->back() == '\n')) {
-            m_out->pop_back();
-        }
+    /// `<br>` or a newline in preformatted text.
+    void line_break() noexcept {
+        m_pending_breaks = std::min(m_pending_breaks + 1, 2);
+        m_pending_pre.clear();  // trailing spaces of a line are dropped
+    }
+    /// Space or tab in preformatted text.
+    void preformatted_space(char c) { m_pending_pre.push_back(c); }
+    /// Drops pending whitespace (the end of the text).
+    void finish() noexcept {
         m_pending_breaks = 0;
         m_pending_space = false;
+        m_pending_pre.clear();
     }
 
 private:
     void flush() {
-        if (m_pending_breaks > 0) {
-            if (!m_out->empty()) {
-                while (m_out->back() == ' ' || m_out->back() == '\t') m_out->pop_back();
+        if (m_started) {
+            if (m_pending_breaks > 0) {
                 if (m_line_breaks) {
                     m_out->append(static_cast<std::size_t>(m_pending_breaks), '\n');
-                } else if (m_out->back() != '\n') {
+                    m_at_line_start = true;
+                } else {
                     m_out->push_back(' ');
                 }
             }
-        } else if (m_pending_space && !m_out->empty() && m_out->back() != '\n' && m_out->back() != ' ' &&
-                   m_out->back() != '\t') {
-            m_out->push_back(' ');
+            if (!m_pending_pre.empty()) {
+                m_out->append(m_pending_pre);
+            } else if (m_pending_space && m_pending_breaks == 0 && !m_at_line_start) {
+                m_out->push_back(' ');
+            }
         }
+        m_started = true;
+        m_at_line_start = false;
         m_pending_breaks = 0;
         m_pending_space = false;
+        m_pending_pre.clear();
     }
 
     std::string* m_out;
+    std::string m_pending_pre;
     int m_pending_breaks = 0;
     bool m_pending_space = false;
+    bool m_started = false;
+    bool m_at_line_start = false;
     bool m_line_breaks;
 };
 
 /// How the extractor treats an element.
 enum class html_kind : std::uint8_t {
-    inline_element, ///< no effect on layout (a, span, b, unknown elements, ...)
-    block,          ///< starts and ends a line
-    cell,           ///< td, th: separated by a space
-    line_break,     ///< br
-    preformatted,   ///< pre, listing: block, whitespace kept
-    raw_skip,       ///< script, style, noscript, iframe, noembed, noframes: raw text, dropped
-    raw_text,       ///< xmp: raw text, kept verbatim
-    plaintext,      ///< plaintext: the rest of the document is raw text
-    title,          ///< title: escapable raw text, kept apart
-    textarea,       ///< textarea: escapable raw text, kept
-    template_element, ///< template: contents dropped
-    foreign,        ///< svg, math: foreign content
+    inline_element,    ///< no effect on layout (a, span, b, unknown elements, ...)
+    block,             ///< starts and ends a line
+    cell,              ///< td, th: separated by a space
+    line_break,        ///< br
+    preformatted,      ///< pre, listing: block, whitespace kept
+    raw_skip,          ///< script, style, noscript, iframe, noembed, noframes: raw text, dropped
+    raw_text,          ///< xmp: raw text, kept verbatim
+    plaintext,         ///< plaintext: the rest of the document is raw text
+    title,             ///< title: escapable raw text, kept apart
+    textarea,          ///< textarea: escapable raw text, kept
+    template_element,  ///< template: contents dropped
+    foreign,           ///< svg, math: foreign content
 };
 
 /// Kind of the element with lower-case name `name`. O(log n).
@@ -198,28 +219,72 @@ enum class html_kind : std::uint8_t {
     using k = html_kind;
     // Sorted by name.
     constexpr entry table[] = {
-        {"address", k::block},     {"article", k::block},      {"aside", k::block},
-        {"blockquote", k::block},  {"body", k::block},         {"br", k::line_break},
-        {"caption", k::block},     {"center", k::block},       {"dd", k::block},
-        {"details", k::block},     {"dialog", k::block},       {"dir", k::block},
-        {"div", k::block},         {"dl", k::block},           {"dt", k::block},
-        {"fieldset", k::block},    {"figcaption", k::block},   {"figure", k::block},
-        {"footer", k::block},      {"form", k::block},         {"frameset", k::block},
-        {"h1", k::block},          {"h2", k::block},           {"h3", k::block},
-        {"h4", k::block},          {"h5", k::block},           {"h6", k::block},
-        {"head", k::block},        {"header", k::block},       {"hgroup", k::block},
-        {"hr", k::block},          {"html", k::block},         {"iframe", k::raw_skip},
-        {"legend", k::block},      {"li", k::block},           {"listing", k::preformatted},
-        {"main", k::block},        {"math", k::foreign},       {"menu", k::block},
-        {"nav", k::block},         {"noembed", k::raw_skip},   {"noframes", k::raw_skip},
-        {"noscript", k::raw_skip}, {"ol", k::block},           {"optgroup", k::block},
-        {"option", k::block},      {"p", k::block},            {"plaintext", k::plaintext},
-        {"pre", k::preformatted},  {"script", k::raw_skip},    {"search", k::block},
-        {"section", k::block},     {"style", k::raw_skip},     {"summary", k::block},
-        {"svg", k::foreign},       {"table", k::block},        {"tbody", k::block},
-        {"td", k::cell},           {"template", k::template_element}, {"textarea", k::textarea},
-        {"tfoot", k::block},       {"th", k::cell},            {"thead", k::block},
-        {"title", k::title},       {"tr", k::block},           {"ul", k::block},
+        {"address", k::block},
+        {"article", k::block},
+        {"aside", k::block},
+        {"blockquote", k::block},
+        {"body", k::block},
+        {"br", k::line_break},
+        {"caption", k::block},
+        {"center", k::block},
+        {"dd", k::block},
+        {"details", k::block},
+        {"dialog", k::block},
+        {"dir", k::block},
+        {"div", k::block},
+        {"dl", k::block},
+        {"dt", k::block},
+        {"fieldset", k::block},
+        {"figcaption", k::block},
+        {"figure", k::block},
+        {"footer", k::block},
+        {"form", k::block},
+        {"frameset", k::block},
+        {"h1", k::block},
+        {"h2", k::block},
+        {"h3", k::block},
+        {"h4", k::block},
+        {"h5", k::block},
+        {"h6", k::block},
+        {"head", k::block},
+        {"header", k::block},
+        {"hgroup", k::block},
+        {"hr", k::block},
+        {"html", k::block},
+        {"iframe", k::raw_skip},
+        {"legend", k::block},
+        {"li", k::block},
+        {"listing", k::preformatted},
+        {"main", k::block},
+        {"math", k::foreign},
+        {"menu", k::block},
+        {"nav", k::block},
+        {"noembed", k::raw_skip},
+        {"noframes", k::raw_skip},
+        {"noscript", k::raw_skip},
+        {"ol", k::block},
+        {"optgroup", k::block},
+        {"option", k::block},
+        {"p", k::block},
+        {"plaintext", k::plaintext},
+        {"pre", k::preformatted},
+        {"script", k::raw_skip},
+        {"search", k::block},
+        {"section", k::block},
+        {"style", k::raw_skip},
+        {"summary", k::block},
+        {"svg", k::foreign},
+        {"table", k::block},
+        {"tbody", k::block},
+        {"td", k::cell},
+        {"template", k::template_element},
+        {"textarea", k::textarea},
+        {"tfoot", k::block},
+        {"th", k::cell},
+        {"thead", k::block},
+        {"title", k::title},
+        {"tr", k::block},
+        {"ul", k::block},
         {"xmp", k::raw_text},
     };
     const auto* it = std::lower_bound(std::begin(table), std::end(table), name,

@@ -15,11 +15,14 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace semfp {
@@ -83,189 +86,437 @@ template <std::size_t Words>
     else return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
 }
 
-/// An ordered linear-probing table of (key, value) pairs, kept sorted by key with gaps.
-///
-/// `home(key)` is monotone in the key, every entry sits at or after its home, and entries are in
-/// ascending key order, so the entries with keys in [lo, hi] are found by scanning from
-/// `home(lo)`. Values are 32-bit; `empty_value` marks a free slot. Growth multiplies the number
-/// of home slots by 1.5 and re-places entries in one ordered pass.
+/// Bit i of the result is set if the 16-bit lanes `a[i]` and `q` differ in at most K bits
+/// (n <= 64). Branch-free so that compilers vectorise it.
+template <unsigned K>
+[[nodiscard]] inline std::uint64_t lane_filter(const std::uint16_t* a, std::size_t n, std::uint16_t q) noexcept {
+    std::uint64_t mask = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        auto y = static_cast<std::uint16_t>(a[i] ^ q);
+        for (unsigned j = 0; j < K; ++j) y = static_cast<std::uint16_t>(y & (y - 1));
+        mask |= static_cast<std::uint64_t>(y == 0) << i;
+    }
+    return mask;
+}
+
+/// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`.
+template <class F>
+inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, F&& f) {
+    auto run = [&]<unsigned K>(std::integral_constant<unsigned, K>) {
+        for (std::size_t base = 0; base < n; base += 64) {
+            std::uint64_t m = lane_filter<K>(a + base, std::min<std::size_t>(64, n - base), q);
+            while (m != 0) {
+                f(base + static_cast<std::size_t>(std::countr_zero(m)));
+                m &= m - 1;
+            }
+        }
+    };
+    switch (k) {
+    case 0: run(std::integral_constant<unsigned, 0>{}); break;
+    case 1: run(std::integral_constant<unsigned, 1>{}); break;
+    case 2: run(std::integral_constant<unsigned, 2>{}); break;
+    case 3: run(std::integral_constant<unsigned, 3>{}); break;
+    case 4: run(std::integral_constant<unsigned, 4>{}); break;
+    case 5: run(std::integral_constant<unsigned, 5>{}); break;
+    case 6: run(std::integral_constant<unsigned, 6>{}); break;
+    case 7: run(std::integral_constant<unsigned, 7>{}); break;
+    default:
+        for (std::size_t i = 0; i < n; ++i)
+            if (popcount_at_most(static_cast<std::uint64_t>(a[i] ^ q), k)) f(i);
+        break;
+    }
+}
+
+/// A bucketed table of (key, value) pairs, laid out for memory latency: the top `dir_bits`
+/// (<= 16) bits of a key pick a bucket, and every bucket is one fixed-size block of the arena at
+/// an address computed from the key (no directory to read first). A block holds a small
+/// header (count, overflow list) and up to `cap` entries stored lane-wise: 16-bit lanes of the
+/// key, lane 1 (bits 16..31) first, then the others, then the value halves. A query scans lane
+/// 1 of a bucket and rules out entries whose lane differs from the query's in more than k bits
+/// (2 bytes read per candidate). Entries beyond `cap` (skewed data) go to a per-bucket overflow
+/// list. When the table grows by a quarter the arena is rebuilt with more buckets or a larger
+/// `cap` (amortised O(1) per insert). Everything is stored as 16-bit units (no type punning).
 template <std::size_t Words>
-class ordered_table {
+class lane_table {
 public:
     using key_type = key_t<Words>;
-    static constexpr std::uint32_t empty_value = std::numeric_limits<std::uint32_t>::max();
+    static constexpr std::size_t lanes = Words * 4;
+    static constexpr unsigned max_dir_bits = 16;
 
-    ordered_table() = default;
-    ordered_table(const ordered_table& o) : m_homes(o.m_homes), m_capacity(o.m_capacity), m_size(o.m_size) {
-        if (m_capacity != 0) {
-            m_keys = std::make_unique_for_overwrite<key_type[]>(m_capacity);
-            m_values = std::make_unique_for_overwrite<std::uint32_t[]>(m_capacity);
-            std::copy_n(o.m_keys.get(), m_capacity, m_keys.get());
-            std::copy_n(o.m_values.get(), m_capacity, m_values.get());
-        }
-    }
-    ordered_table& operator=(const ordered_table& o) {
-        if (this != &o) {
-            ordered_table t(o);
-            swap(t);
-        }
-        return *this;
-    }
-    ordered_table(ordered_table&& o) noexcept { swap(o); }
-    ordered_table& operator=(ordered_table&& o) noexcept {
-        ordered_table t(std::move(o));
-        swap(t);
-        return *this;
-    }
-    ~ordered_table() = default;
-
-    void swap(ordered_table& o) noexcept {
-        std::swap(m_keys, o.m_keys);
-        std::swap(m_values, o.m_values);
-        std::swap(m_homes, o.m_homes);
-        std::swap(m_capacity, o.m_capacity);
-        std::swap(m_size, o.m_size);
-    }
+    lane_table() = default;
 
     [[nodiscard]] std::size_t size() const noexcept { return m_size; }
-    [[nodiscard]] std::size_t capacity() const noexcept { return m_capacity; }
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
-        return m_capacity * (sizeof(key_type) + sizeof(std::uint32_t));
+        std::size_t n = m_arena_size * sizeof(std::uint16_t);
+        n += m_overflow.capacity() * sizeof(overflow_list);
+        for (const auto& o : m_overflow) n += o.keys.capacity() * sizeof(key_type) + o.values.capacity() * 4;
+        return n;
     }
 
-    /// Makes room for `extra` more entries at the maximum load; after `reserve_for(1)` the next
-    /// `insert` cannot allocate. Strong guarantee.
-    void reserve_for(std::size_t extra) {
-        const std::size_t want = m_size + extra;
-        std::size_t homes = std::max<std::size_t>(m_homes, 64);
-        while (static_cast<double>(want) > max_load * static_cast<double>(homes)) homes += homes / 2;
-        if (m_capacity == 0 || homes != m_homes || m_values[m_capacity - 1] != empty_value) rebuild(homes);
-    }
-
-    /// Inserts after `reserve_for(1)`; never allocates.
-    void insert(const key_type& key, std::uint32_t value) noexcept {
-        std::size_t p = home(key);
-        while (m_values[p] != empty_value && !key_less(key, m_keys[p])) ++p;
-        if (m_values[p] != empty_value) {
-            std::size_t q = p + 1;
-            while (m_values[q] != empty_value) ++q;  // the last slot is kept free by reserve_for
-            std::memmove(&m_keys[p + 1], &m_keys[p], (q - p) * sizeof(key_type));
-            std::memmove(&m_values[p + 1], &m_values[p], (q - p) * sizeof(std::uint32_t));
+    /// Makes room for one insert of `key` (strong guarantee); the next `insert(key, ...)` cannot
+    /// allocate.
+    void reserve_for(const key_type& key) {
+        if (m_arena_size == 0 || m_size + 1 > m_limit) {
+            rebuild(m_size + 1);
+            return;
         }
-        m_keys[p] = key;
-        m_values[p] = value;
+        const std::uint16_t* blk = block(bucket_of(key));
+        if (count_of(blk) < m_cap) return;
+        std::size_t o = overflow_of(blk);
+        if (o == 0) {
+            m_overflow.reserve(m_overflow.size() + 1);
+            return;
+        }
+        auto& list = m_overflow[o - 1];
+        if (list.keys.size() == list.keys.capacity()) list.keys.reserve(list.keys.size() * 2 + 4);
+        if (list.values.size() == list.values.capacity()) list.values.reserve(list.values.size() * 2 + 4);
+    }
+
+    /// Inserts (key, value) after `reserve_for(key)`.
+    void insert(const key_type& key, std::uint32_t value) noexcept {
+        std::uint16_t* blk = block(bucket_of(key));
+        const std::uint32_t c = count_of(blk);
+        if (c < m_cap) {
+            put(blk, c, key, value);
+            set_count(blk, c + 1);
+        } else {
+            std::size_t o = overflow_of(blk);
+            if (o == 0) {
+                m_overflow.emplace_back();  // capacity reserved: cannot throw
+                o = m_overflow.size();
+                set_overflow(blk, o);
+            }
+            m_overflow[o - 1].keys.push_back(key);
+            m_overflow[o - 1].values.push_back(value);
+        }
         ++m_size;
     }
 
     /// Removes the entry (key, value); returns false if absent.
     bool erase(const key_type& key, std::uint32_t value) noexcept {
-        if (m_capacity == 0) return false;
-        std::size_t p = home(key);
-        for (; p < m_capacity && m_values[p] != empty_value; ++p) {
-            if (key_less(key, m_keys[p])) return false;
-            if (m_keys[p] == key && m_values[p] == value) break;
+        if (m_arena_size == 0) return false;
+        std::uint16_t* blk = block(bucket_of(key));
+        const std::uint32_t c = count_of(blk);
+        const std::size_t o = overflow_of(blk);
+        for (std::uint32_t i = 0; i < c; ++i) {
+            if (value_at(blk, i) == value && key_at(blk, i) == key) {
+                if (o != 0 && !m_overflow[o - 1].keys.empty()) {
+                    auto& list = m_overflow[o - 1];
+                    put(blk, i, list.keys.back(), list.values.back());
+                    list.keys.pop_back();
+                    list.values.pop_back();
+                } else {
+                    put(blk, i, key_at(blk, c - 1), value_at(blk, c - 1));
+                    set_count(blk, c - 1);
+                }
+                --m_size;
+                return true;
+            }
         }
-        if (p >= m_capacity || m_values[p] == empty_value) return false;
-        // Backward shift: pull the following entries left while that keeps them at or after home.
-        std::size_t q = p;
-        while (q + 1 < m_capacity && m_values[q + 1] != empty_value && home(m_keys[q + 1]) <= q) {
-            m_keys[q] = m_keys[q + 1];
-            m_values[q] = m_values[q + 1];
-            ++q;
+        if (o != 0) {
+            auto& list = m_overflow[o - 1];
+            for (std::size_t i = 0; i < list.keys.size(); ++i) {
+                if (list.values[i] == value && list.keys[i] == key) {
+                    list.keys[i] = list.keys.back();
+                    list.values[i] = list.values.back();
+                    list.keys.pop_back();
+                    list.values.pop_back();
+                    --m_size;
+                    return true;
+                }
+            }
         }
-        m_values[q] = empty_value;
-        --m_size;
-        return true;
+        return false;
     }
 
-    /// Calls `f(key, value)` for every entry whose top `bits` bits of word 0 equal `prefix`
-    /// (1 <= bits <= 64), in ascending key order.
+    /// Calls `f(key, value)` for the entries whose top `bits` bits of word 0 equal `prefix`
+    /// (1 <= bits <= 64) and whose distance to `q` is at most `k`.
     template <class F>
-    void for_each_prefix(std::uint64_t prefix, unsigned bits, F&& f) const noexcept(noexcept(f(key_type{}, 0u))) {
+    void for_each_match(std::uint64_t prefix, unsigned bits, const key_type& q, unsigned k, F&& f) const {
         if (m_size == 0) return;
         const unsigned shift = 64 - bits;
-        const std::uint64_t lo = prefix << shift;
-        const std::uint64_t hi = lo | (bits == 64 ? 0 : (~std::uint64_t{0} >> bits));
-        const std::size_t hhi = home_of(hi);
-        const key_type* keys = m_keys.get();
-        const std::uint32_t* values = m_values.get();
-        for (std::size_t p = home_of(lo); p < m_capacity; ++p) {
-            if (values[p] == empty_value) {
-                if (p >= hhi) break;
-                continue;
+        std::size_t b0;
+        std::size_t b1;
+        if (bits >= m_dir_bits) {
+            b0 = static_cast<std::size_t>(prefix >> (bits - m_dir_bits));
+            b1 = b0 + 1;
+        } else {
+            b0 = static_cast<std::size_t>(prefix << (m_dir_bits - bits));
+            b1 = static_cast<std::size_t>((prefix + 1) << (m_dir_bits - bits));
+        }
+        const auto qlane = static_cast<std::uint16_t>(q[0] >> 32);
+        for (std::size_t b = b0; b < b1; ++b) {
+            const std::uint16_t* blk = block(b);
+            for_each_lane_within(blk + header, count_of(blk), qlane, k, [&](std::size_t i) {
+                const key_type key = key_at(blk, i);
+                if ((key[0] >> shift) == prefix && key_within<Words>(key, q, k)) f(key, value_at(blk, i));
+            });
+            if (const std::size_t o = overflow_of(blk); o != 0) {
+                const auto& list = m_overflow[o - 1];
+                for (std::size_t i = 0; i < list.keys.size(); ++i)
+                    if ((list.keys[i][0] >> shift) == prefix && key_within<Words>(list.keys[i], q, k))
+                        f(list.keys[i], list.values[i]);
             }
-            const std::uint64_t top = keys[p][0];
-            if (top < lo) continue;
-            if (top > hi) break;
-            f(keys[p], values[p]);
         }
     }
 
-    /// Hints the processor to load the first slots probed by `for_each_prefix(prefix, bits)`.
-    void prefetch_prefix(std::uint64_t prefix, unsigned bits) const noexcept {
+    /// Hints the processor to load the bucket of `prefix` (same arguments as `for_each_match`).
+    void prefetch(std::uint64_t prefix, unsigned bits) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-        if (m_size == 0) return;
-        const std::size_t p = home_of(prefix << (64 - bits));
-        __builtin_prefetch(&m_keys[p]);
-        __builtin_prefetch(&m_values[p]);
+        if (m_size == 0 || bits < m_dir_bits) return;
+        const std::uint16_t* blk = block(static_cast<std::size_t>(prefix >> (bits - m_dir_bits)));
+        __builtin_prefetch(blk);
+        __builtin_prefetch(blk + 32);
 #else
         (void)prefix;
         (void)bits;
 #endif
     }
 
-    /// Calls `f(key, value)` for every entry in ascending key order.
+    /// Calls `f(key, value)` for every entry (bucket order; unordered within a bucket).
     template <class F>
     void for_each(F&& f) const {
-        for (std::size_t p = 0; p < m_capacity; ++p)
-            if (m_values[p] != empty_value) f(m_keys[p], m_values[p]);
+        const std::size_t buckets = m_arena_size == 0 ? 0 : std::size_t{1} << m_dir_bits;
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const std::uint16_t* blk = block(b);
+            for (std::uint32_t i = 0, c = count_of(blk); i < c; ++i) f(key_at(blk, i), value_at(blk, i));
+            if (const std::size_t o = overflow_of(blk); o != 0) {
+                const auto& list = m_overflow[o - 1];
+                for (std::size_t i = 0; i < list.keys.size(); ++i) f(list.keys[i], list.values[i]);
+            }
+        }
     }
 
     void clear() noexcept {
-        ordered_table t;
+        lane_table t;
         swap(t);
     }
 
-private:
-    static constexpr double max_load = 0.8;
-
-    [[nodiscard]] std::size_t home_of(std::uint64_t top) const noexcept {
-        return static_cast<std::size_t>(((top >> 32) * static_cast<std::uint64_t>(m_homes)) >> 32);
+    void swap(lane_table& o) noexcept {
+        std::swap(m_dir_bits, o.m_dir_bits);
+        std::swap(m_cap, o.m_cap);
+        std::swap(m_stride, o.m_stride);
+        std::swap(m_arena, o.m_arena);
+        std::swap(m_arena_size, o.m_arena_size);
+        m_overflow.swap(o.m_overflow);
+        std::swap(m_size, o.m_size);
+        std::swap(m_limit, o.m_limit);
     }
-    [[nodiscard]] std::size_t home(const key_type& key) const noexcept { return home_of(key[0]); }
 
-    void rebuild(std::size_t homes) {
-        if (homes > 0xFFFFFFFFu) homes = 0xFFFFFFFFu;
-        ordered_table t;
-        t.m_homes = homes;
-        // Entries are visited in key order, so each lands at max(home, previous + 1); a first
-        // pass finds where the last one lands so that the tail pad always has free slots.
-        std::size_t next = 0;
-        for (std::size_t p = 0; p < m_capacity; ++p)
-            if (m_values[p] != empty_value) next = std::max(t.home(m_keys[p]), next) + 1;
-        const std::size_t capacity = std::max(homes, next) + 64 + homes / 64 + m_size / 64;
-        t.m_keys = std::make_unique_for_overwrite<key_type[]>(capacity);
-        t.m_values = std::make_unique_for_overwrite<std::uint32_t[]>(capacity);
-        std::fill_n(t.m_values.get(), capacity, empty_value);
-        t.m_capacity = capacity;
-        next = 0;
-        for (std::size_t p = 0; p < m_capacity; ++p) {
-            if (m_values[p] == empty_value) continue;
-            const std::size_t at = std::max(t.home(m_keys[p]), next);
-            t.m_keys[at] = m_keys[p];
-            t.m_values[at] = m_values[p];
-            next = at + 1;
+    lane_table(const lane_table& o)
+        : m_dir_bits(o.m_dir_bits), m_cap(o.m_cap), m_stride(o.m_stride), m_arena_size(o.m_arena_size),
+          m_overflow(o.m_overflow), m_size(o.m_size), m_limit(o.m_limit) {
+        if (m_arena_size != 0) {
+            m_arena = std::make_unique_for_overwrite<std::uint16_t[]>(m_arena_size);
+            std::copy_n(o.m_arena.get(), m_arena_size, m_arena.get());
         }
+    }
+    lane_table& operator=(const lane_table& o) {
+        if (this != &o) {
+            lane_table t(o);
+            swap(t);
+        }
+        return *this;
+    }
+    lane_table(lane_table&& o) noexcept { swap(o); }
+    lane_table& operator=(lane_table&& o) noexcept {
+        lane_table t(std::move(o));
+        swap(t);
+        return *this;
+    }
+    ~lane_table() = default;
+
+private:
+    struct overflow_list {
+        std::vector<key_type> keys;
+        std::vector<std::uint32_t> values;
+    };
+
+    // Block layout in 16-bit units: [count lo, count hi, overflow lo, overflow hi]
+    // [lane 1 x cap] [lane 0 x cap] [lanes 2.. x cap] [value lo x cap] [value hi x cap].
+    static constexpr std::size_t header = 4;
+
+    [[nodiscard]] std::size_t bucket_of(const key_type& key) const noexcept {
+        return static_cast<std::size_t>(key[0] >> (64 - m_dir_bits));
+    }
+    [[nodiscard]] const std::uint16_t* block(std::size_t b) const noexcept { return m_arena.get() + b * m_stride; }
+    [[nodiscard]] std::uint16_t* block(std::size_t b) noexcept { return m_arena.get() + b * m_stride; }
+
+    [[nodiscard]] static std::uint32_t count_of(const std::uint16_t* blk) noexcept {
+        return static_cast<std::uint32_t>(blk[0]) | (static_cast<std::uint32_t>(blk[1]) << 16);
+    }
+    static void set_count(std::uint16_t* blk, std::uint32_t c) noexcept {
+        blk[0] = static_cast<std::uint16_t>(c);
+        blk[1] = static_cast<std::uint16_t>(c >> 16);
+    }
+    [[nodiscard]] static std::size_t overflow_of(const std::uint16_t* blk) noexcept {
+        return static_cast<std::size_t>(blk[2]) | (static_cast<std::size_t>(blk[3]) << 16);
+    }
+    static void set_overflow(std::uint16_t* blk, std::size_t o) noexcept {
+        blk[2] = static_cast<std::uint16_t>(o);
+        blk[3] = static_cast<std::uint16_t>(o >> 16);
+    }
+
+    /// Position of lane j (0-based lane of the key) within a block's lane area.
+    [[nodiscard]] static constexpr std::size_t lane_slot(std::size_t j) noexcept {
+        return j == 1 ? 0 : (j == 0 ? 1 : j);
+    }
+
+    [[nodiscard]] key_type key_at(const std::uint16_t* blk, std::size_t i) const noexcept {
+        key_type key{};
+        for (std::size_t w = 0; w < Words; ++w)
+            for (std::size_t j = 0; j < 4; ++j)
+                key[w] = (key[w] << 16) | blk[header + lane_slot(w * 4 + j) * m_cap + i];
+        return key;
+    }
+    [[nodiscard]] std::uint32_t value_at(const std::uint16_t* blk, std::size_t i) const noexcept {
+        const std::uint16_t* v = blk + header + lanes * m_cap;
+        return static_cast<std::uint32_t>(v[i]) | (static_cast<std::uint32_t>(v[m_cap + i]) << 16);
+    }
+    void put(std::uint16_t* blk, std::size_t i, const key_type& key, std::uint32_t value) noexcept {
+        for (std::size_t w = 0; w < Words; ++w)
+            for (std::size_t j = 0; j < 4; ++j)
+                blk[header + lane_slot(w * 4 + j) * m_cap + i] = static_cast<std::uint16_t>(key[w] >> (48 - 16 * j));
+        std::uint16_t* v = blk + header + lanes * m_cap;
+        v[i] = static_cast<std::uint16_t>(value);
+        v[m_cap + i] = static_cast<std::uint16_t>(value >> 16);
+    }
+
+    /// Re-lays the table for `n` entries: about 8 to 16 entries per bucket (at most 2^16
+    /// buckets), room in every block for a quarter more entries plus three standard deviations,
+    /// so that for well-mixed fingerprints overflow lists stay rare.
+    void rebuild(std::size_t n) {
+        const auto lg = static_cast<unsigned>(std::bit_width(n));
+        const unsigned dir_bits = std::max(std::min(lg > 4 ? lg - 3 : 1u, max_dir_bits), std::max(m_dir_bits, 1u));
+        const std::size_t buckets = std::size_t{1} << dir_bits;
+        const std::size_t limit = std::max<std::size_t>(n + n / 4, 16);
+        const double lambda = static_cast<double>(limit) / static_cast<double>(buckets);
+        auto cap = static_cast<std::size_t>(lambda + 3.0 * std::sqrt(lambda) + 2.0);
+        cap = (cap + 3) & ~std::size_t{3};
+        const std::size_t stride = header + cap * (lanes + 2);
+        lane_table t;
+        t.m_dir_bits = dir_bits;
+        t.m_cap = static_cast<std::uint32_t>(cap);
+        t.m_stride = stride;
+        t.m_arena_size = buckets * stride;
+        t.m_arena = std::make_unique<std::uint16_t[]>(t.m_arena_size);  // zeroed headers
+        t.m_limit = limit;
+        for_each([&](const key_type& key, std::uint32_t value) {
+            t.reserve_for(key);
+            t.insert(key, value);
+        });
+        swap(t);
+    }
+
+    unsigned m_dir_bits = 0;
+    std::uint32_t m_cap = 0;
+    std::size_t m_stride = 0;
+    std::unique_ptr<std::uint16_t[]> m_arena;
+    std::size_t m_arena_size = 0;
+    std::vector<overflow_list> m_overflow;
+    std::size_t m_size = 0;
+    std::size_t m_limit = 0;
+};
+
+/// Open-addressing map from caller ids (64-bit) to 32-bit handles. Only handles are stored;
+/// the owner supplies `id_of(handle)`, so the map costs 4 bytes per slot (load <= 3/4).
+class id_table {
+public:
+    static constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+
+    [[nodiscard]] std::size_t size() const noexcept { return m_size; }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept { return m_slots.capacity() * sizeof(std::uint32_t); }
+
+    /// The handle of `id`, or `none`.
+    template <class IdOf>
+    [[nodiscard]] std::uint32_t find(std::uint64_t id, IdOf&& id_of) const noexcept {
+        if (m_slots.empty()) return none;
+        for (std::size_t p = home(id);; p = (p + 1) & m_mask) {
+            const std::uint32_t h = m_slots[p];
+            if (h == none) return none;
+            if (id_of(h) == id) return h;
+        }
+    }
+
+    /// Makes room for `extra` more ids (strong guarantee).
+    template <class IdOf>
+    void reserve(std::size_t extra, IdOf&& id_of) {
+        const std::size_t want = m_size + extra;
+        if (!m_slots.empty() && want * 4 <= m_slots.size() * 3) return;
+        std::size_t cap = std::max<std::size_t>(m_slots.size(), 16);
+        while (want * 4 > cap * 3) cap *= 2;
+        id_table t;
+        t.m_slots.assign(cap, none);
+        t.m_mask = cap - 1;
+        t.m_shift = static_cast<unsigned>(64 - std::countr_zero(cap));
+        for (const std::uint32_t h : m_slots)
+            if (h != none) t.insert(id_of(h), h);
         t.m_size = m_size;
         swap(t);
     }
 
-    std::unique_ptr<key_type[]> m_keys;
-    std::unique_ptr<std::uint32_t[]> m_values;
-    std::size_t m_homes = 0;
-    std::size_t m_capacity = 0;
+    /// Inserts after `reserve(1, ...)`; `id` must be absent.
+    void insert(std::uint64_t id, std::uint32_t handle) noexcept {
+        std::size_t p = home(id);
+        while (m_slots[p] != none) p = (p + 1) & m_mask;
+        m_slots[p] = handle;
+        ++m_size;
+    }
+
+    /// Removes `id`; returns its handle or `none`.
+    template <class IdOf>
+    std::uint32_t erase(std::uint64_t id, IdOf&& id_of) noexcept {
+        if (m_slots.empty()) return none;
+        std::size_t p = home(id);
+        for (;; p = (p + 1) & m_mask) {
+            if (m_slots[p] == none) return none;
+            if (id_of(m_slots[p]) == id) break;
+        }
+        const std::uint32_t found = m_slots[p];
+        // Backward-shift deletion keeps every probe sequence unbroken.
+        std::size_t hole = p;
+        for (std::size_t q = (p + 1) & m_mask; m_slots[q] != none; q = (q + 1) & m_mask) {
+            const std::size_t h = home(id_of(m_slots[q]));
+            // Move q into the hole if its home is not in (hole, q] (cyclically).
+            const bool between = hole <= q ? (h > hole && h <= q) : (h > hole || h <= q);
+            if (!between) {
+                m_slots[hole] = m_slots[q];
+                hole = q;
+            }
+        }
+        m_slots[hole] = none;
+        --m_size;
+        return found;
+    }
+
+    void clear() noexcept {
+        id_table t;
+        swap(t);
+    }
+    void swap(id_table& o) noexcept {
+        m_slots.swap(o.m_slots);
+        std::swap(m_mask, o.m_mask);
+        std::swap(m_shift, o.m_shift);
+        std::swap(m_size, o.m_size);
+    }
+
+private:
+    [[nodiscard]] std::size_t home(std::uint64_t id) const noexcept {
+        // Fibonacci hashing spreads sequential and structured ids.
+        return static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> m_shift);
+    }
+
+    std::vector<std::uint32_t> m_slots;
+    std::size_t m_mask = 0;
+    unsigned m_shift = 63;
     std::size_t m_size = 0;
 };
+
+/// Grows `v` geometrically so that one more `push_back` cannot allocate (strong guarantee).
+template <class Vec>
+void reserve_one_more(Vec& v) {
+    if (v.size() == v.capacity()) v.reserve(v.size() + v.size() / 2 + 16);
+}
 
 /// One block of the layout: bits [start, start + length) counted from the most significant bit.
 struct index_block {
@@ -346,7 +597,7 @@ template <std::size_t Bits>
 template <class F>
 constexpr void for_each_mask(unsigned b, unsigned r, F&& f) {
     f(std::uint64_t{0});
-    unsigned idx[64] = {};
+    unsigned idx[64];
     for (unsigned j = 1; j <= r && j <= b; ++j) {
         for (unsigned i = 0; i < j; ++i) idx[i] = i;
         for (;;) {
@@ -404,11 +655,11 @@ public:
     }
 
     /// Makes room for `extra` inserts (strong guarantee).
-    void reserve_for(std::size_t extra) {
-        for (auto& t : m_tables) t.reserve_for(extra);
+    void reserve_for(const key_type& fp) {
+        for (unsigned t = 0; t < m_tables.size(); ++t) m_tables[t].reserve_for(key_of(fp, t));
     }
 
-    /// Inserts (fp, value) after `reserve_for(1)`; never allocates.
+    /// Inserts (fp, value) after `reserve_for(fp)`; never allocates.
     void insert(const key_type& fp, std::uint32_t value) noexcept {
         for (unsigned t = 0; t < m_tables.size(); ++t) m_tables[t].insert(key_of(fp, t), value);
     }
@@ -420,10 +671,21 @@ public:
         return found;
     }
 
-    /// Calls `f(fp, value)` for every entry in ascending fingerprint order.
+    /// Calls `f(fp, value)` for every entry (unspecified order).
     template <class F>
     void for_each(F&& f) const {
         m_tables[0].for_each([&](const key_type& key, std::uint32_t v) { f(unrotate(key, 0), v); });
+    }
+
+    /// Hints the processor to load the buckets a query for `q` with radius `k` will scan (for
+    /// batch loops: prefetching a few items ahead hides memory latency).
+    void prefetch(const key_type& q, unsigned k) const noexcept {
+        for (const auto& step : m_plans[k]) {
+            const unsigned b = m_blocks[step.table].length;
+            const std::uint64_t qblock = key_of(q, step.table)[0] >> (64 - b);
+            for_each_mask(b, step.radius,
+                          [&](std::uint64_t mask) { m_tables[step.table].prefetch(qblock ^ mask, b); });
+        }
     }
 
     /// Calls `f(value, distance)` once for every entry within distance `k` of `q`
@@ -433,6 +695,13 @@ public:
         const auto& plan = m_plans[k];
         key_type qkeys[max_radius_limit<Bits> + 1];
         for (const auto& step : plan) qkeys[step.table] = key_of(q, step.table);
+        // Memory latency dominates: start every probe's loads before scanning any bucket.
+        for (const auto& step : plan) {
+            const unsigned b = m_blocks[step.table].length;
+            const std::uint64_t qblock = qkeys[step.table][0] >> (64 - b);
+            for_each_mask(b, step.radius,
+                          [&](std::uint64_t mask) { m_tables[step.table].prefetch(qblock ^ mask, b); });
+        }
         for (std::size_t s = 0; s < plan.size(); ++s) {
             const unsigned t = plan[s].table;
             const unsigned b = m_blocks[t].length;
@@ -440,7 +709,8 @@ public:
             const std::uint64_t qblock = qk[0] >> (64 - b);
             const auto& table = m_tables[t];
             auto visit = [&](const key_type& key, std::uint32_t value) {
-                if (!key_within<words>(key, qk, k)) return;
+                if constexpr (words > 1)
+                    if (!key_within<words>(key, qk, k)) return;
                 // Reported by an earlier step? (some earlier block within its radius)
                 for (std::size_t e = 0; e < s; ++e) {
                     const unsigned te = plan[e].table;
@@ -450,14 +720,8 @@ public:
                 }
                 f(value, key_distance<words>(key, qk));
             };
-            if (plan[s].radius == 0) {
-                table.for_each_prefix(qblock, b, visit);
-            } else {
-                for_each_mask(b, plan[s].radius,
-                              [&](std::uint64_t mask) { table.prefetch_prefix(qblock ^ mask, b); });
-                for_each_mask(b, plan[s].radius,
-                              [&](std::uint64_t mask) { table.for_each_prefix(qblock ^ mask, b, visit); });
-            }
+            for_each_mask(b, plan[s].radius,
+                          [&](std::uint64_t mask) { table.for_each_match(qblock ^ mask, b, qk, k, visit); });
         }
     }
 
@@ -475,7 +739,7 @@ private:
 
     unsigned m_max_k;
     std::vector<index_block> m_blocks;
-    std::vector<ordered_table<words>> m_tables;
+    std::vector<lane_table<words>> m_tables;
     std::vector<std::vector<plan_step>> m_plans;
 };
 

@@ -5,9 +5,11 @@
 /// Layout. Nodes are numbered in breadth-first order, so the children of a node occupy one
 /// contiguous, label-sorted range `[first[n], first[n + 1])`; a node is 8 bytes (label with
 /// flags, first child). The root's children with a BMP label are also reachable through a
-/// direct 64 Ki table, so the first step of a walk is one load. Building is one pass per depth
-/// straight from the words in sorted order (already sorted input, such as the embedded word
-/// list, is detected and costs no sorting).
+/// direct 64 Ki table, so the first step of a walk is one load; the children of other nodes with
+/// many children (the second character of a word, mostly) are also indexed in one hash table, so
+/// that step is one probe instead of a binary search; small groups are scanned linearly. The
+/// trie is built straight from the words in sorted order (already sorted input, such as the
+/// embedded word list, is detected and costs no sorting).
 ///
 /// Words added after building are linked through a small open-addressing overflow table keyed
 /// by (parent, code point); a node that has overflow children carries a flag, so walks over the
@@ -33,7 +35,7 @@ struct seg_word_list {
 
     [[nodiscard]] std::size_t size() const noexcept { return offsets.size() - 1; }
     void push(const char32_t* word, std::size_t n) {
-        cps.insert(cps.end(), word, word + n);
+        for (std::size_t i = 0; i < n; ++i) cps.push_back(word[i]);  // words are short
         offsets.push_back(static_cast<std::uint32_t>(cps.size()));
     }
     void clear() noexcept {
@@ -77,6 +79,7 @@ public:
         m_first.swap(other.m_first);
         m_root.swap(other.m_root);
         m_over.swap(other.m_over);
+        m_wide.swap(other.m_wide);
         std::swap(m_over_count, other.m_over_count);
         std::swap(m_static_nodes, other.m_static_nodes);
         std::swap(m_words, other.m_words);
@@ -92,6 +95,14 @@ public:
         if (e - b <= 8) {
             for (; b < e; ++b)
                 if ((lab[b] & cp_mask) == c) return b;
+        } else if (!m_wide.empty()) {
+            // Large sibling groups: one hash probe instead of a binary search over many lines.
+            const std::uint64_t key = (static_cast<std::uint64_t>(node) << 21) | c;
+            for (std::size_t slot = wide_slot(key);; slot = (slot + 1) & (m_wide.size() - 1)) {
+                const std::uint64_t v = m_wide[slot];
+                if ((v >> 22) == key) return static_cast<std::uint32_t>(v & wide_child_mask);
+                if (v == empty_key) break;
+            }
         } else {
             while (b < e) {
                 const std::uint32_t mid = b + (e - b) / 2;
@@ -190,7 +201,8 @@ public:
 
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         return m_label.capacity() * sizeof(std::uint32_t) + m_first.capacity() * sizeof(std::uint32_t) +
-               m_root.capacity() * sizeof(std::uint32_t) + m_over.capacity() * sizeof(overflow_entry);
+               m_root.capacity() * sizeof(std::uint32_t) + m_over.capacity() * sizeof(overflow_entry) +
+               m_wide.capacity() * sizeof(std::uint64_t);
     }
 
     /// Calls `f(const char32_t* word, std::size_t n)` for every word, in code-point order for the
@@ -238,12 +250,70 @@ public:
         }
     }
 
+    /// Calls `f(const char32_t* reversed_word, std::size_t n)` for every word, spelled
+    /// backwards, in an unspecified order. Cheaper than `for_each_word` (no depth-first walk:
+    /// each word is read from its last node up to the root).
+    template <class F>
+    void for_each_reversed_word(F&& f) const {
+        if (!has_nodes()) return;
+        const std::size_t nodes = m_label.size();
+        std::vector<std::uint32_t> parent(nodes, 0u);
+        for (std::uint32_t n = 0; n < m_static_nodes; ++n)
+            for (std::uint32_t c = m_first[n]; c < m_first[n + 1]; ++c) parent[c] = n;
+        for (const auto& e : m_over)
+            if (e.key != empty_key) parent[e.child] = static_cast<std::uint32_t>(e.key >> 21);
+        std::vector<char32_t> word;
+        for (std::size_t n = 1; n < nodes; ++n) {
+            if ((m_label[n] & terminal_bit) == 0) continue;
+            word.clear();
+            for (std::size_t m = n; m != 0; m = parent[m]) word.push_back(static_cast<char32_t>(m_label[m] & cp_mask));
+            f(static_cast<const char32_t*>(word.data()), word.size());
+        }
+    }
+
 private:
     struct overflow_entry {
         std::uint64_t key;
         std::uint32_t child;
     };
     static constexpr std::uint64_t empty_key = ~std::uint64_t{0};
+
+    static constexpr std::uint64_t wide_child_mask = (std::uint64_t{1} << 22) - 1;
+    static constexpr std::size_t wide_min_children = 9;
+
+    [[nodiscard]] std::size_t wide_slot(std::uint64_t key) const noexcept {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 40) & (m_wide.size() - 1);
+    }
+
+    // Indexes the children of every node with many children in m_wide (the root's too, for
+    // labels outside the BMP table): entries are
+    // (parent << 21 | code point) << 22 | child. Skipped for tries of 2^21 nodes or more.
+    void build_wide() {
+        const std::uint32_t nodes = m_static_nodes;
+        std::vector<std::uint64_t> wide;
+        if (nodes < (1u << 21)) {
+            std::size_t count = 0;
+            for (std::uint32_t n = 0; n < nodes; ++n)
+                if (m_first[n + 1] - m_first[n] >= wide_min_children) count += m_first[n + 1] - m_first[n];
+            if (count != 0) {
+                std::size_t cap = 1024;
+                while (cap < count * 2) cap *= 2;
+                wide.assign(cap, empty_key);
+                m_wide.swap(wide);
+                for (std::uint32_t n = 0; n < nodes; ++n) {
+                    if (m_first[n + 1] - m_first[n] < wide_min_children) continue;
+                    for (std::uint32_t id = m_first[n]; id < m_first[n + 1]; ++id) {
+                        const std::uint64_t key = (static_cast<std::uint64_t>(n) << 21) | (m_label[id] & cp_mask);
+                        std::size_t slot = wide_slot(key);
+                        while (m_wide[slot] != empty_key) slot = (slot + 1) & (m_wide.size() - 1);
+                        m_wide[slot] = (key << 22) | id;
+                    }
+                }
+                return;
+            }
+        }
+        m_wide.swap(wide);
+    }
 
     [[nodiscard]] static std::uint64_t over_key(std::uint32_t node, char32_t c) noexcept {
         return (static_cast<std::uint64_t>(node) << 21) | static_cast<std::uint64_t>(c);
@@ -286,19 +356,6 @@ private:
         }
     }
 
-    // Length of the common prefix of words a and b.
-    [[nodiscard]] static std::uint32_t common_prefix(const seg_word_list& words, std::uint32_t a,
-                                                     std::uint32_t b) noexcept {
-        const char32_t* pa = words.cps.data() + words.offsets[a];
-        const char32_t* pb = words.cps.data() + words.offsets[b];
-        const std::uint32_t na = words.offsets[a + 1] - words.offsets[a];
-        const std::uint32_t nb = words.offsets[b + 1] - words.offsets[b];
-        const std::uint32_t m = na < nb ? na : nb;
-        std::uint32_t i = 0;
-        while (i < m && pa[i] == pb[i]) ++i;
-        return i;
-    }
-
     // Lexicographic comparison of words a and b from code point `from` on.
     [[nodiscard]] static bool word_less(const seg_word_list& words, std::uint32_t a, std::uint32_t b,
                                         std::uint32_t from) noexcept {
@@ -311,44 +368,37 @@ private:
         return na < nb;
     }
 
-    // The order of the non-empty words sorted by code points. Already sorted input (the
-    // embedded list) is detected in one pass; otherwise an LSD radix sort on the first three code
-    // points, then a comparison sort of the rare ties.
+    // The non-empty words sorted by code points: an LSD radix sort on the first three code
+    // points, then a comparison sort of the (rare) ties.
     [[nodiscard]] static std::vector<std::uint32_t> sorted_order(const seg_word_list& words) {
         const std::size_t n = words.size();
-        std::vector<std::uint32_t> order;
-        order.reserve(n);
-        for (std::size_t w = 0; w < n; ++w)
-            if (words.offsets[w + 1] > words.offsets[w]) order.push_back(static_cast<std::uint32_t>(w));
-        bool sorted = true;
-        for (std::size_t i = 1; i < order.size() && sorted; ++i)
-            sorted = !word_less(words, order[i], order[i - 1], 0);
-        if (sorted) return order;
-        const std::size_t m = order.size();
         struct item {
             std::uint64_t key;
             std::uint32_t word;
         };
-        std::vector<item> a(m), tmp(m);
-        for (std::size_t i = 0; i < m; ++i) {
-            const std::uint32_t w = order[i];
+        std::vector<item> a;
+        a.reserve(n);
+        for (std::size_t w = 0; w < n; ++w) {
             const char32_t* p = words.cps.data() + words.offsets[w];
             const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
+            if (len == 0) continue;
             std::uint64_t key = 0;
             for (std::uint32_t k = 0; k < 3; ++k)
                 key = (key << 21) | (k < len ? static_cast<std::uint64_t>(p[k] & cp_mask) : 0u);
-            a[i] = {key, w};
+            a.push_back({key, static_cast<std::uint32_t>(w)});
         }
+        const std::size_t m = a.size();
+        std::vector<item> tmp(m);
         // 63-bit keys, four passes of 16 bits.
         std::vector<std::uint32_t> count(65537);
         for (unsigned shift = 0; shift < 64; shift += 16) {
             std::fill(count.begin(), count.end(), 0u);
             for (const item& x : a) ++count[((x.key >> shift) & 0xFFFF) + 1];
-            if (count[1] == m && shift >= 48) break;  // all remaining digits zero
             for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
             for (const item& x : a) tmp[count[(x.key >> shift) & 0xFFFF]++] = x;
             a.swap(tmp);
         }
+        std::vector<std::uint32_t> order(m);
         for (std::size_t i = 0; i < m; ++i) order[i] = a[i].word;
         // Ties on the first three code points: order by the rest.
         for (std::size_t g = 0; g < m;) {
@@ -362,39 +412,60 @@ private:
         return order;
     }
 
+    // Common prefix of each non-empty word with the previous non-empty one (0 for the first);
+    // returns false (and stops) as soon as two words are out of order.
+    [[nodiscard]] static bool prefix_lengths(const seg_word_list& words, std::vector<std::uint32_t>& lcp) {
+        const std::size_t n = words.size();
+        lcp.assign(n, 0u);
+        const char32_t* prev = nullptr;
+        std::uint32_t prev_len = 0;
+        for (std::size_t w = 0; w < n; ++w) {
+            const char32_t* p = words.cps.data() + words.offsets[w];
+            const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
+            if (len == 0) continue;
+            if (prev != nullptr) {
+                const std::uint32_t m = len < prev_len ? len : prev_len;
+                std::uint32_t l = 0;
+                while (l < m && p[l] == prev[l]) ++l;
+                if (l < prev_len && (l == len || p[l] < prev[l])) return false;
+                lcp[w] = l;
+            }
+            prev = p;
+            prev_len = len;
+        }
+        return true;
+    }
+
     // Breadth-first layout straight from the sorted words: the nodes of depth d are the distinct
     // prefixes of length d + 1, numbered in sorted order after all shallower nodes, so each
     // sibling group is contiguous and sorted. Two linear passes, no sorting.
     void build_static(const seg_word_list& input) {
-        std::vector<std::uint32_t> order = sorted_order(input);
-        // Unsorted input: lay the words out in sorted order first, so the two passes below read
+        std::vector<std::uint32_t> lcp;
+        // Unsorted input: lay the words out in sorted order first, so the passes below read
         // memory sequentially.
         seg_word_list permuted;
-        bool identity = true;
-        for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
-        if (!identity) {
-            permuted.cps.reserve(input.cps.size());
-            permuted.offsets.reserve(order.size() + 1);
+        const bool sorted = prefix_lengths(input, lcp);
+        if (!sorted) {
+            const std::vector<std::uint32_t> order = sorted_order(input);
             permuted.cps.resize(input.cps.size());
+            permuted.offsets.reserve(order.size() + 1);
             std::size_t at = 0;
             for (const std::uint32_t w : order) {
                 for (std::uint32_t k = input.offsets[w]; k < input.offsets[w + 1]; ++k) permuted.cps[at++] = input.cps[k];
                 permuted.offsets.push_back(static_cast<std::uint32_t>(at));
             }
             permuted.cps.resize(at);
-            for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+            const bool ok = prefix_lengths(permuted, lcp);
+            (void)ok;
         }
-        const seg_word_list& words = identity ? input : permuted;
+        const seg_word_list& words = sorted ? input : permuted;
+        const std::size_t n = words.size();
         constexpr std::uint32_t unset = std::numeric_limits<std::uint32_t>::max();
-        std::vector<std::uint32_t> lcp(order.size());
         std::vector<std::uint32_t> per_depth;
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            const std::uint32_t w = order[i];
+        for (std::size_t w = 0; w < n; ++w) {
             const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
-            const std::uint32_t l = i == 0 ? 0u : common_prefix(words, order[i - 1], w);
-            lcp[i] = l;
             if (len > per_depth.size()) per_depth.resize(len, 0u);
-            for (std::uint32_t d = l; d < len; ++d) ++per_depth[d];
+            for (std::uint32_t d = lcp[w]; d < len; ++d) ++per_depth[d];
         }
         std::vector<std::uint32_t> next(per_depth.size());
         std::uint64_t total = 1;
@@ -408,11 +479,11 @@ private:
         std::vector<std::uint32_t> first(static_cast<std::size_t>(nodes) + 1, unset);
         std::vector<std::uint32_t> path(per_depth.size(), 0u);
         std::size_t word_count = 0;
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            const std::uint32_t w = order[i];
+        for (std::size_t w = 0; w < n; ++w) {
             const char32_t* p = words.cps.data() + words.offsets[w];
             const std::uint32_t len = words.offsets[w + 1] - words.offsets[w];
-            for (std::uint32_t d = lcp[i]; d < len; ++d) {
+            if (len == 0) continue;
+            for (std::uint32_t d = lcp[w]; d < len; ++d) {
                 const std::uint32_t id = next[d]++;
                 label[id] = static_cast<std::uint32_t>(p[d]) & cp_mask;
                 const std::uint32_t parent = d == 0 ? 0u : path[d - 1];
@@ -437,12 +508,14 @@ private:
             const std::uint32_t c = m_label[id] & cp_mask;
             if (c < root_table_size) m_root[c] = id;
         }
+        build_wide();
     }
 
     std::vector<std::uint32_t> m_label;  // per node: code point | terminal_bit | overflow_bit
     std::vector<std::uint32_t> m_first;  // per node + 1: first child (static part)
     std::vector<std::uint32_t> m_root;   // BMP code point -> child of the root, 0 if none
     std::vector<overflow_entry> m_over;  // (parent, code point) -> child, for words added later
+    std::vector<std::uint64_t> m_wide;   // children of large static sibling groups, hashed
     std::size_t m_over_count = 0;
     std::uint32_t m_static_nodes = 0;
     std::size_t m_words = 0;

@@ -46,9 +46,25 @@ enum class dict_word_kind : std::uint8_t { han, mixed, malformed_utf8, separator
 // Decodes `word` into `out` (appending) when it is made of Han characters only.
 inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32_t>& out) {
     if (word.empty()) return dict_word_kind::empty;
+    const std::size_t mark = out.size();
+    if (word.size() % 3 == 0) {
+        // Fast path: the common case of a word made of URO ideographs (U+4E00..U+9FFF, leads
+        // E4..E9 with two continuation bytes).
+        std::size_t i = 0;
+        for (; i < word.size(); i += 3) {
+            const auto b0 = static_cast<unsigned char>(word[i]);
+            const auto b1 = static_cast<unsigned char>(word[i + 1]);
+            const auto b2 = static_cast<unsigned char>(word[i + 2]);
+            if (b0 < 0xE4 || b0 > 0xE9 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
+            const auto c = static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+            if (c < 0x4E00) break;
+            out.push_back(c);
+        }
+        if (i == word.size()) return dict_word_kind::han;
+        out.resize(mark);
+    }
     bool all_han = true;
     bool all_sep = true;
-    const std::size_t mark = out.size();
     for (std::size_t i = 0; i < word.size();) {
         const auto b0 = static_cast<unsigned char>(word[i]);
         char32_t c;
@@ -105,6 +121,19 @@ inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32
 }
 
 [[nodiscard]] constexpr bool dict_is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+/// `utf8::decode` with the three-byte forms (where CJK lives) decoded inline. Same results.
+[[nodiscard]] constexpr utf8::decoded seg_decode(std::string_view s, std::size_t i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 >= 0xE1 && b0 <= 0xEF && b0 != 0xED && i + 2 < s.size()) {
+        // E0 (overlongs) and ED (surrogates) need the full check.
+        const auto b1 = static_cast<unsigned char>(s[i + 1]);
+        const auto b2 = static_cast<unsigned char>(s[i + 2]);
+        if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80)
+            return {static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu)), 3, true};
+    }
+    return utf8::decode(s, i);
+}
 
 }  // namespace detail
 
@@ -178,6 +207,12 @@ public:
     [[nodiscard]] static Dictionary from_lines(std::span<const std::string_view> chunks) {
         Dictionary d;
         detail::seg_word_list words;
+        std::size_t total = 0;
+        for (const std::string_view chunk : chunks) total += chunk.size();
+        // Han characters take three bytes; typical word lists average two to three characters
+        // a line (a reservation, not a limit).
+        words.cps.reserve(total / 3);
+        words.offsets.reserve(total / 8 + 2);
         std::size_t line_no = 0;
         for (const std::string_view chunk : chunks) {
             std::size_t pos = 0;
@@ -306,26 +341,12 @@ public:
         std::size_t p = pos;
         const std::size_t n = text.size();
         while (p < n) {
-            const auto b0 = static_cast<unsigned char>(text[p]);
-            if (b0 < 0x80) break;  // words hold Han characters only
-            char32_t c;
-            std::size_t len;
-            if ((b0 & 0xF0) == 0xE0 && p + 2 < n && (static_cast<unsigned char>(text[p + 1]) & 0xC0) == 0x80 &&
-                (static_cast<unsigned char>(text[p + 2]) & 0xC0) == 0x80 && b0 != 0xE0 && b0 != 0xED) {
-                // Three-byte form whose lead excludes overlongs (E0) and surrogates (ED).
-                c = static_cast<char32_t>(((b0 & 0x0Fu) << 12) |
-                                          ((static_cast<unsigned char>(text[p + 1]) & 0x3Fu) << 6) |
-                                          (static_cast<unsigned char>(text[p + 2]) & 0x3Fu));
-                len = 3;
-            } else {
-                const utf8::decoded d = utf8::decode(text, p);
-                if (!d.valid) break;
-                c = d.code_point;
-                len = d.length;
-            }
-            node = m_forward.child(node, c);
+            if (static_cast<unsigned char>(text[p]) < 0x80) break;  // words hold Han characters only
+            const utf8::decoded d = detail::seg_decode(text, p);
+            if (!d.valid) break;
+            node = m_forward.child(node, d.code_point);
             if (node == 0) break;
-            p += len;
+            p += d.length;
             if (m_forward.terminal(node)) best = p - pos;
         }
         return best;
@@ -342,11 +363,24 @@ public:
         std::size_t best = 0;
         std::size_t p = end < text.size() ? end : text.size();
         while (p > 0) {
-            std::size_t q = p - 1;
-            while (q > 0 && p - q < 4 && (static_cast<unsigned char>(text[q]) & 0xC0) == 0x80) --q;
-            const utf8::decoded d = utf8::decode(text, q);
-            if (!d.valid || q + d.length != p) break;
-            node = rev.child(node, d.code_point);
+            char32_t c;
+            std::size_t q;
+            const auto b1 = p >= 3 ? static_cast<unsigned char>(text[p - 3]) : 0u;
+            if (b1 >= 0xE1 && b1 <= 0xEF && b1 != 0xED && (static_cast<unsigned char>(text[p - 2]) & 0xC0) == 0x80 &&
+                (static_cast<unsigned char>(text[p - 1]) & 0xC0) == 0x80) {
+                // Three-byte form whose lead excludes overlongs (E0) and surrogates (ED).
+                c = static_cast<char32_t>(((b1 & 0x0Fu) << 12) |
+                                          ((static_cast<unsigned char>(text[p - 2]) & 0x3Fu) << 6) |
+                                          (static_cast<unsigned char>(text[p - 1]) & 0x3Fu));
+                q = p - 3;
+            } else {
+                q = p - 1;
+                while (q > 0 && p - q < 4 && (static_cast<unsigned char>(text[q]) & 0xC0) == 0x80) --q;
+                const utf8::decoded d = utf8::decode(text, q);
+                if (!d.valid || q + d.length != p) break;
+                c = d.code_point;
+            }
+            node = rev.child(node, c);
             if (node == 0) break;
             p = q;
             if (rev.terminal(node)) best = end - p;
@@ -488,10 +522,7 @@ private:
                 detail::seg_word_list rev;
                 rev.cps.reserve(m_forward.size() * 3);
                 rev.offsets.reserve(m_forward.size() + 1);
-                m_forward.for_each_word([&](const char32_t* w, std::size_t n) {
-                    for (std::size_t i = n; i-- > 0;) rev.cps.push_back(w[i]);
-                    rev.offsets.push_back(static_cast<std::uint32_t>(rev.cps.size()));
-                });
+                m_forward.for_each_reversed_word([&](const char32_t* w, std::size_t n) { rev.push(w, n); });
                 detail::seg_trie bwd;
                 bwd.build(rev);
                 m_reverse.swap(bwd);

@@ -9,6 +9,7 @@
 /// bytes one error swallows); GB18030 code points follow the tables in
 /// <semfp/detail/gb18030_table.hpp>, generated from the GNU C Library's converter. Like web
 /// browsers, the single byte 0x80 decodes as U+20AC (the euro sign of Windows code page 936).
+/// `stream_decoder` decodes input that arrives in pieces.
 
 #include <semfp/detail/gb18030_table.hpp>
 #include <semfp/text/utf8.hpp>
@@ -17,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -30,16 +32,16 @@ enum class charset : std::uint8_t {
     utf16le,
     utf16be,
     gb18030,
-    gbk,    ///< decoded as GB18030
-    gb2312, ///< decoded as GB18030
+    gbk,     ///< decoded as GB18030
+    gb2312,  ///< decoded as GB18030
 };
 
 /// Where `detect_charset` found the charset it returned.
 enum class charset_source : std::uint8_t {
-    bom,          ///< a byte order mark at the start of the bytes
-    content_type, ///< the `charset` parameter of a Content-Type value passed by the caller
-    meta,         ///< an HTML `<meta charset>` or `<meta http-equiv content>` in the first 1024 bytes
-    content,      ///< guessed from the bytes: UTF-8 when they are valid UTF-8, else GB18030
+    bom,           ///< a byte order mark at the start of the bytes
+    content_type,  ///< the `charset` parameter of a Content-Type value passed by the caller
+    meta,          ///< an HTML `<meta charset>` or `<meta http-equiv content>` in the first 1024 bytes
+    content,       ///< guessed from the bytes: UTF-8 when they are valid UTF-8, else GB18030
 };
 
 /// The result of `detect_charset`.
@@ -50,21 +52,28 @@ struct charset_detection {
 
 /// Text decoded to UTF-8.
 struct decode_result {
-    std::string text;          ///< well-formed UTF-8, without a leading byte order mark
-    std::size_t replaced = 0;  ///< number of U+FFFD written for undecodable bytes
-    charset cs = charset::utf8; ///< the charset the bytes were decoded from
+    std::string text;            ///< well-formed UTF-8, without a leading byte order mark
+    std::size_t replaced = 0;    ///< number of U+FFFD written for undecodable bytes
+    charset cs = charset::utf8;  ///< the charset the bytes were decoded from
 };
 
 /// Canonical lower-case name of a charset ("utf-8", "gb18030", "gbk", ...; "unknown").
 [[nodiscard]] constexpr std::string_view charset_name(charset cs) noexcept {
     switch (cs) {
-        case charset::utf8: return "utf-8";
-        case charset::utf16le: return "utf-16le";
-        case charset::utf16be: return "utf-16be";
-        case charset::gb18030: return "gb18030";
-        case charset::gbk: return "gbk";
-        case charset::gb2312: return "gb2312";
-        case charset::unknown: break;
+        case charset::utf8:
+            return "utf-8";
+        case charset::utf16le:
+            return "utf-16le";
+        case charset::utf16be:
+            return "utf-16be";
+        case charset::gb18030:
+            return "gb18030";
+        case charset::gbk:
+            return "gbk";
+        case charset::gb2312:
+            return "gb2312";
+        case charset::unknown:
+            break;
     }
     return "unknown";
 }
@@ -204,42 +213,6 @@ constexpr std::size_t gb18030_decode(std::string_view in, Emit&& emit) noexcept 
     return errors;
 }
 
-/// Decodes UTF-16 (little- or big-endian), calling `emit` per code point; unpaired surrogates
-/// and a trailing odd byte become U+FFFD. Returns the number of errors.
-template <class Emit>
-constexpr std::size_t utf16_decode(std::string_view in, bool big_endian, Emit&& emit) noexcept {
-    const std::size_t n = in.size();
-    std::size_t i = 0, errors = 0;
-    auto unit = [&](std::size_t k) noexcept -> std::uint32_t {
-        const std::uint32_t a = static_cast<unsigned char>(in[k]);
-        const std::uint32_t b = static_cast<unsigned char>(in[k + 1]);
-        return big_endian ? ((a << 8) | b) : ((b << 8) | a);
-    };
-    while (i + 2 <= n) {
-        const std::uint32_t u = unit(i);
-        i += 2;
-        if (u < 0xD800 || u > 0xDFFF) {
-            emit(static_cast<char32_t>(u));
-            continue;
-        }
-        if (u <= 0xDBFF && i + 2 <= n) {
-            const std::uint32_t v = unit(i);
-            if (v >= 0xDC00 && v <= 0xDFFF) {
-                emit(static_cast<char32_t>(0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00)));
-                i += 2;
-                continue;
-            }
-        }
-        emit(utf8::replacement_character);
-        ++errors;
-    }
-    if (i < n) {
-        emit(utf8::replacement_character);
-        ++errors;
-    }
-    return errors;
-}
-
 /// Number of bytes of `s` that are not part of well-formed UTF-8.
 [[nodiscard]] inline std::size_t utf8_error_count(std::string_view s) noexcept {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -271,20 +244,34 @@ constexpr std::size_t utf16_decode(std::string_view in, bool big_endian, Emit&& 
         charset cs;
     };
     static constexpr entry labels[] = {
-        {"utf-8", charset::utf8},           {"utf8", charset::utf8},
-        {"unicode-1-1-utf-8", charset::utf8}, {"unicode11utf8", charset::utf8},
-        {"unicode20utf8", charset::utf8},   {"x-unicode20utf8", charset::utf8},
-        {"gb18030", charset::gb18030},      {"gbk", charset::gbk},
-        {"x-gbk", charset::gbk},            {"cp936", charset::gbk},
-        {"ms936", charset::gbk},            {"windows-936", charset::gbk},
-        {"gb2312", charset::gb2312},        {"gb_2312", charset::gb2312},
-        {"gb_2312-80", charset::gb2312},    {"csgb2312", charset::gb2312},
-        {"csiso58gb231280", charset::gb2312}, {"iso-ir-58", charset::gb2312},
-        {"chinese", charset::gb2312},       {"euc-cn", charset::gb2312},
-        {"utf-16le", charset::utf16le},     {"utf-16", charset::utf16le},
-        {"ucs-2", charset::utf16le},        {"unicode", charset::utf16le},
-        {"csunicode", charset::utf16le},    {"iso-10646-ucs-2", charset::utf16le},
-        {"unicodefeff", charset::utf16le},  {"utf-16be", charset::utf16be},
+        {"utf-8", charset::utf8},
+        {"utf8", charset::utf8},
+        {"unicode-1-1-utf-8", charset::utf8},
+        {"unicode11utf8", charset::utf8},
+        {"unicode20utf8", charset::utf8},
+        {"x-unicode20utf8", charset::utf8},
+        {"gb18030", charset::gb18030},
+        {"gbk", charset::gbk},
+        {"x-gbk", charset::gbk},
+        {"cp936", charset::gbk},
+        {"ms936", charset::gbk},
+        {"windows-936", charset::gbk},
+        {"gb2312", charset::gb2312},
+        {"gb_2312", charset::gb2312},
+        {"gb_2312-80", charset::gb2312},
+        {"csgb2312", charset::gb2312},
+        {"csiso58gb231280", charset::gb2312},
+        {"iso-ir-58", charset::gb2312},
+        {"chinese", charset::gb2312},
+        {"euc-cn", charset::gb2312},
+        {"utf-16le", charset::utf16le},
+        {"utf-16", charset::utf16le},
+        {"ucs-2", charset::utf16le},
+        {"unicode", charset::utf16le},
+        {"csunicode", charset::utf16le},
+        {"iso-10646-ucs-2", charset::utf16le},
+        {"unicodefeff", charset::utf16le},
+        {"utf-16be", charset::utf16be},
         {"unicodefffe", charset::utf16be},
     };
     for (const entry& e : labels) {
@@ -448,8 +435,8 @@ inline bool prescan_get_attribute(std::string_view s, std::size_t& pos, prescan_
             if (cs == charset::utf16le || cs == charset::utf16be) return charset::utf8;
             return cs;
         }
-        if (rest.size() >= 3 && ((rest[1] == '/' && detail::is_ascii_alpha(rest[2])) ||
-                                 detail::is_ascii_alpha(rest[1]))) {
+        if (rest.size() >= 3 &&
+            ((rest[1] == '/' && detail::is_ascii_alpha(rest[2])) || detail::is_ascii_alpha(rest[1]))) {
             // Another tag: skip its name, then its attributes (their values may hold '>').
             pos += 2;
             while (pos < s.size() && !detail::is_ascii_space(s[pos]) && s[pos] != '>') ++pos;
@@ -490,40 +477,71 @@ inline bool prescan_get_attribute(std::string_view s, std::size_t& pos, prescan_
     return {sniff_charset(bytes), charset_source::content};
 }
 
-/// Appends the UTF-8 decoding of `bytes` in charset `cs` to `out` and returns the number of
-/// U+FFFD written for undecodable bytes. A leading byte order mark of `cs` is skipped;
-/// `charset::unknown` is decoded as UTF-8. Malformed UTF-8 becomes one U+FFFD per bad byte.
-/// O(n); at most one allocation.
-inline std::size_t append_utf8(std::string_view bytes, charset cs, std::string& out) {
-    bytes.remove_prefix(bom_length(bytes, cs));
+namespace detail {
+
+/// How far `decode_append` got.
+struct decode_progress {
+    std::size_t errors;    ///< U+FFFD written for undecodable bytes
+    std::size_t consumed;  ///< bytes decoded; the rest is a code cut by the end of the buffer
+};
+
+/// True when the GB18030 code at `i` may still be completed by bytes after the buffer.
+[[nodiscard]] constexpr bool gb18030_incomplete(std::string_view s, std::size_t i) noexcept {
+    const std::size_t n = s.size();
+    const auto b1 = static_cast<unsigned char>(s[i]);
+    if (b1 < 0x81 || b1 == 0xFF) return false;
+    if (i + 1 == n) return true;
+    const auto b2 = static_cast<unsigned char>(s[i + 1]);
+    if (b2 < 0x30 || b2 > 0x39) return false;
+    if (i + 2 == n) return true;
+    const auto b3 = static_cast<unsigned char>(s[i + 2]);
+    return b3 >= 0x81 && b3 <= 0xFE && i + 3 == n;
+}
+
+/// True when the UTF-8 sequence at `i` may still be completed by bytes after the buffer.
+[[nodiscard]] constexpr bool utf8_incomplete(std::string_view s, std::size_t i) noexcept {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t need = b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : (b >= 0xC0 ? 2 : 1));
+    return i + need > s.size();
+}
+
+/// Appends the UTF-8 decoding of `bytes` (no byte order mark handling) to `out`. With `final`
+/// false, stops before a trailing code that more bytes could complete. O(n); one allocation.
+inline decode_progress decode_append(std::string_view bytes, charset cs, std::string& out, bool final) {
     const std::size_t base = out.size();
     // Every charset here produces at most 3 UTF-8 bytes per input byte.
     out.resize(base + 3 * bytes.size());
-    char* const begin = out.data() + base;
-    char* p = begin;
-    std::size_t errors = 0;
+    char* p = out.data() + base;
+    std::size_t errors = 0, i = 0;
+    const std::size_t n = bytes.size();
+    const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
     auto emit = [&p](char32_t cp) noexcept {
         if (cp < 0x80) {
             *p++ = static_cast<char>(cp);
         } else {
-            detail::put_utf8(p, cp);
+            put_utf8(p, cp);
         }
+    };
+    auto copy_ascii = [&]() noexcept {
+        const std::size_t run = ascii_run(s, i, n);
+        std::memcpy(p, s + i, run);
+        p += run;
+        i += run;
     };
     switch (cs) {
         case charset::gb18030:
         case charset::gbk:
         case charset::gb2312: {
-            const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
-            std::size_t i = 0;
-            const std::size_t n = bytes.size();
-            while (i < n) {
-                const std::size_t run = detail::ascii_run(s, i, n);
-                std::memcpy(p, s + i, run);
-                p += run;
-                i += run;
+            bool cut = false;
+            while (i < n && !cut) {
+                copy_ascii();
                 // Non-ASCII codes one by one until the next code that starts with an ASCII byte.
                 while (i < n && s[i] >= 0x80) {
-                    const detail::gb18030_step st = detail::gb18030_decode_one(bytes, i);
+                    if (!final && gb18030_incomplete(bytes, i)) {
+                        cut = true;
+                        break;
+                    }
+                    const gb18030_step st = gb18030_decode_one(bytes, i);
                     emit(st.code_point);
                     errors += st.valid ? 0 : 1;
                     i += st.length;
@@ -532,26 +550,52 @@ inline std::size_t append_utf8(std::string_view bytes, charset cs, std::string& 
             break;
         }
         case charset::utf16le:
-        case charset::utf16be:
-            errors = detail::utf16_decode(bytes, cs == charset::utf16be, emit);
+        case charset::utf16be: {
+            const bool be = cs == charset::utf16be;
+            auto unit = [&](std::size_t k) noexcept -> std::uint32_t {
+                return be ? ((std::uint32_t{s[k]} << 8) | s[k + 1]) : ((std::uint32_t{s[k + 1]} << 8) | s[k]);
+            };
+            while (i + 2 <= n) {
+                const std::uint32_t u = unit(i);
+                if (u < 0xD800 || u > 0xDFFF) {
+                    emit(static_cast<char32_t>(u));
+                    i += 2;
+                    continue;
+                }
+                if (u <= 0xDBFF) {
+                    if (i + 4 > n && !final) break;
+                    if (i + 4 <= n) {
+                        const std::uint32_t v = unit(i + 2);
+                        if (v >= 0xDC00 && v <= 0xDFFF) {
+                            emit(static_cast<char32_t>(0x10000 + ((u - 0xD800) << 10) + (v - 0xDC00)));
+                            i += 4;
+                            continue;
+                        }
+                    }
+                }
+                emit(utf8::replacement_character);
+                ++errors;
+                i += 2;
+            }
+            if (i < n && final) {
+                emit(utf8::replacement_character);
+                ++errors;
+                i = n;
+            }
             break;
+        }
         case charset::utf8:
         case charset::unknown: {
-            const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
-            std::size_t i = 0;
-            const std::size_t n = bytes.size();
             while (i < n) {
-                const std::size_t run = detail::ascii_run(s, i, n);
-                std::memcpy(p, s + i, run);
-                p += run;
-                i += run;
+                copy_ascii();
                 if (i == n) break;
+                if (!final && utf8_incomplete(bytes, i)) break;
                 const utf8::decoded d = utf8::decode(bytes, i);
                 if (d.valid) {
                     std::memcpy(p, s + i, d.length);
                     p += d.length;
                 } else {
-                    detail::put_utf8(p, utf8::replacement_character);
+                    put_utf8(p, utf8::replacement_character);
                     ++errors;
                 }
                 i += d.length;
@@ -560,8 +604,71 @@ inline std::size_t append_utf8(std::string_view bytes, charset cs, std::string& 
         }
     }
     out.resize(static_cast<std::size_t>(p - out.data()));
-    return errors;
+    return {errors, i};
 }
+
+}  // namespace detail
+
+/// Appends the UTF-8 decoding of `bytes` in charset `cs` to `out` and returns the number of
+/// U+FFFD written for undecodable bytes. A leading byte order mark of `cs` is skipped;
+/// `charset::unknown` is decoded as UTF-8. Malformed UTF-8 becomes one U+FFFD per bad byte.
+/// O(n); at most one allocation.
+inline std::size_t append_utf8(std::string_view bytes, charset cs, std::string& out) {
+    bytes.remove_prefix(bom_length(bytes, cs));
+    return detail::decode_append(bytes, cs, out, true).errors;
+}
+
+/// Incremental decoding of a byte stream in one charset, for input that arrives in pieces: a
+/// code cut by a chunk boundary is completed by the next chunk, so the UTF-8 appended across
+/// `feed` and `finish` equals `to_utf8` of the whole stream, whatever the split. Keeps at most
+/// 3 bytes between calls. O(n) over the stream.
+class stream_decoder {
+public:
+    /// A decoder for bytes in charset `cs` (`unknown` decodes as UTF-8).
+    explicit stream_decoder(charset cs) noexcept : m_cs(cs) {}
+
+    /// Appends the UTF-8 of `chunk` (minus a code it cuts) to `out`; returns the number of
+    /// U+FFFD written.
+    std::size_t feed(std::string_view chunk, std::string& out) { return run(chunk, out, false); }
+
+    /// Ends the stream: a code cut by its end becomes U+FFFD. Returns the number of U+FFFD
+    /// written. The decoder can then start a new stream.
+    std::size_t finish(std::string& out) {
+        const std::size_t errors = run({}, out, true);
+        m_bom_checked = false;
+        return errors;
+    }
+
+    /// The charset being decoded.
+    [[nodiscard]] charset cs() const noexcept { return m_cs; }
+
+private:
+    std::size_t run(std::string_view chunk, std::string& out, bool final) {
+        std::string_view bytes = chunk;
+        if (!m_pending.empty()) {
+            m_pending.append(chunk);
+            bytes = m_pending;
+        }
+        if (!m_bom_checked) {
+            // The longest byte order mark has 4 bytes; wait for them (or the end).
+            if (bytes.size() < 4 && !final) {
+                if (m_pending.empty()) m_pending.assign(chunk);
+                return 0;
+            }
+            bytes.remove_prefix(bom_length(bytes, m_cs));
+            m_bom_checked = true;
+        }
+        const detail::decode_progress r = detail::decode_append(bytes, m_cs, out, final);
+        // The cut code (at most 3 bytes) waits for the next chunk.
+        std::string rest(bytes.substr(r.consumed));
+        m_pending = std::move(rest);
+        return r.errors;
+    }
+
+    std::string m_pending;
+    charset m_cs;
+    bool m_bom_checked = false;
+};
 
 /// Decodes `bytes` in charset `cs` to UTF-8 (see `append_utf8`). O(n).
 [[nodiscard]] inline decode_result to_utf8(std::string_view bytes, charset cs) {

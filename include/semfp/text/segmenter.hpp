@@ -84,14 +84,12 @@ public:
                 }
                 continue;
             }
-            const utf8::decoded d = utf8::decode(text, i);
+            const utf8::decoded d = detail::seg_decode(text, i);
             if (!d.valid) {
                 ++i;
                 continue;
             }
-            const char_class k = classify(d.code_point);
-            switch (k) {
-            case char_class::han:
+            if (is_han(d.code_point)) {
                 if (m_mode == segment_mode::forward) {
                     std::size_t m = m_dict->longest_prefix(text, i);
                     if (m == 0) m = d.length;
@@ -100,7 +98,10 @@ public:
                 } else {
                     i = segment_run(text, i, sink);
                 }
-                break;
+                continue;
+            }
+            const char_class k = classify(d.code_point);
+            switch (k) {
             case char_class::letter: {
                 const std::size_t j = scan_word(text, i);
                 sink(text.substr(i, j - i));
@@ -143,7 +144,7 @@ private:
                 i = detail::scan_ascii_word(text, i);
                 continue;
             }
-            const utf8::decoded d = utf8::decode(text, i);
+            const utf8::decoded d = detail::seg_decode(text, i);
             if (!d.valid || classify(d.code_point) != char_class::letter) break;
             i += d.length;
         }
@@ -155,7 +156,7 @@ private:
         const std::size_t n = text.size();
         while (i < n) {
             if (static_cast<unsigned char>(text[i]) < 0x80) break;
-            const utf8::decoded d = utf8::decode(text, i);
+            const utf8::decoded d = detail::seg_decode(text, i);
             if (!d.valid || !is_han(d.code_point)) break;
             i += d.length;
         }

@@ -65,8 +65,8 @@ TEST_CASE("charset from BOM and Content-Type", "[encoding]") {
 TEST_CASE("charset from meta prescan", "[encoding]") {
     CHECK(semfp::charset_from_meta("<html><head><meta charset=\"gbk\"></head>") == charset::gbk);
     CHECK(semfp::charset_from_meta("<META CHARSET=GB2312>") == charset::gb2312);
-    CHECK(semfp::charset_from_meta(
-              "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=gb18030\">") == charset::gb18030);
+    CHECK(semfp::charset_from_meta("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=gb18030\">") ==
+          charset::gb18030);
     SECTION("content without http-equiv is ignored") {
         CHECK(semfp::charset_from_meta("<meta content=\"text/html; charset=gbk\">") == charset::unknown);
     }
@@ -107,11 +107,19 @@ TEST_CASE("detect_charset priority", "[encoding]") {
 }
 
 TEST_CASE("UTF-8 decoding replaces malformed bytes", "[encoding]") {
-    auto r = semfp::to_utf8("\xEF\xBB\xBF" "abc\xE4\xBD\xA0", charset::utf8);
+    auto r = semfp::to_utf8(
+        "\xEF\xBB\xBF"
+        "abc\xE4\xBD\xA0",
+        charset::utf8);
     CHECK(r.text == "abc\xE4\xBD\xA0");
     CHECK(r.replaced == 0);
-    r = semfp::to_utf8("a\xFF" "b\xE4\xBD", charset::utf8);
-    CHECK(r.text == "a\xEF\xBF\xBD" "b\xEF\xBF\xBD\xEF\xBF\xBD");
+    r = semfp::to_utf8(
+        "a\xFF"
+        "b\xE4\xBD",
+        charset::utf8);
+    CHECK(r.text ==
+          "a\xEF\xBF\xBD"
+          "b\xEF\xBF\xBD\xEF\xBF\xBD");
     CHECK(r.replaced == 3);
     CHECK(semfp::utf8::is_valid(r.text));
     r = semfp::to_utf8("x\xC0\x80", charset::unknown);
@@ -121,13 +129,22 @@ TEST_CASE("UTF-8 decoding replaces malformed bytes", "[encoding]") {
 
 TEST_CASE("UTF-16 decoding", "[encoding]") {
     using namespace std::string_literals;
-    auto r = semfp::to_utf8("\xFF\xFE" "a\0`O"s, charset::utf16le);  // BOM, 'a', U+4F60
+    auto r = semfp::to_utf8(
+        "\xFF\xFE"
+        "a\0`O"s,
+        charset::utf16le);  // BOM, 'a', U+4F60
     CHECK(r.text == "a\xE4\xBD\xA0");
     CHECK(r.replaced == 0);
     r = semfp::to_utf8("\xD8\x3D\xDE\x00"s, charset::utf16be);  // U+1F600
     CHECK(r.text == u8(0x1F600));
-    r = semfp::to_utf8("\x3D\xD8" "a\0" "b"s, charset::utf16le);  // lone high surrogate, odd byte
-    CHECK(r.text == "\xEF\xBF\xBD" "a\xEF\xBF\xBD");
+    r = semfp::to_utf8(
+        "\x3D\xD8"
+        "a\0"
+        "b"s,
+        charset::utf16le);  // lone high surrogate, odd byte
+    CHECK(r.text ==
+          "\xEF\xBF\xBD"
+          "a\xEF\xBF\xBD");
     CHECK(r.replaced == 2);
 }
 
@@ -143,7 +160,10 @@ TEST_CASE("GB18030 known answers", "[encoding]") {
     CHECK(semfp::to_utf8("\x95\x32\x82\x36", charset::gb18030).text == u8(0x20000));
     CHECK(semfp::to_utf8("\xA8\xBC", charset::gb18030).text == u8(0x1E3F));
     CHECK(semfp::to_utf8("\x80", charset::gbk).text == u8(0x20AC));
-    CHECK(semfp::to_utf8("\x84\x31\x95\x33" "a", charset::gb18030).text == "a");  // BOM skipped
+    CHECK(semfp::to_utf8("\x84\x31\x95\x33"
+                         "a",
+                         charset::gb18030)
+              .text == "a");  // BOM skipped
 }
 
 TEST_CASE("GB18030 error recovery", "[encoding]") {
@@ -155,16 +175,20 @@ TEST_CASE("GB18030 error recovery", "[encoding]") {
     };
     const sample samples[] = {
         {"\xFF", fffd, 1},
-        {"a\x81", "a" + fffd, 1},                              // lead at end of input
-        {"\x81 ", fffd + " ", 1},                               // ASCII non-trail is read again
-        {"\x81\x7F", fffd + "\x7F", 1},                         // 0x7F is no trail byte
-        {"\x81\xFF" "b", fffd + "b", 1},                        // non-ASCII bad trail is swallowed
-        {"\x81\x30", fffd, 1},                                  // truncated four-byte code
+        {"a\x81", "a" + fffd, 1},        // lead at end of input
+        {"\x81 ", fffd + " ", 1},        // ASCII non-trail is read again
+        {"\x81\x7F", fffd + "\x7F", 1},  // 0x7F is no trail byte
+        {"\x81\xFF"
+         "b",
+         fffd + "b", 1},        // non-ASCII bad trail is swallowed
+        {"\x81\x30", fffd, 1},  // truncated four-byte code
         {"\x81\x30\x81", fffd, 1},
-        {"\x81\x30" "a", fffd + "0a", 1},                       // bad third byte costs one byte
-        {"\x81\x30\x81 ", fffd + "0" + fffd + " ", 2},          // bad fourth byte: 0x81 read again
-        {"\x84\x31\xA5\x30", fffd, 1},                          // past U+FFFF, below 0x90308130
-        {"\xE3\x32\x9A\x36", fffd, 1},                          // past U+10FFFF
+        {"\x81\x30"
+         "a",
+         fffd + "0a", 1},                               // bad third byte costs one byte
+        {"\x81\x30\x81 ", fffd + "0" + fffd + " ", 2},  // bad fourth byte: 0x81 read again
+        {"\x84\x31\xA5\x30", fffd, 1},                  // past U+FFFF, below 0x90308130
+        {"\xE3\x32\x9A\x36", fffd, 1},                  // past U+10FFFF
         {"\xFE\x39\xFE\x39", fffd, 1},
     };
     for (const sample& s : samples) {
@@ -284,3 +308,79 @@ TEST_CASE("GB18030 agrees with glibc iconv on every code", "[encoding][iconv]") 
     CHECK(edition_mismatches <= 40);
 }
 #endif
+
+namespace {
+
+std::string decode_in_pieces(std::string_view bytes, charset cs, std::size_t chunk, std::size_t& replaced) {
+    semfp::stream_decoder dec(cs);
+    std::string out;
+    replaced = 0;
+    for (std::size_t i = 0; i < bytes.size(); i += chunk) replaced += dec.feed(bytes.substr(i, chunk), out);
+    replaced += dec.finish(out);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("stream_decoder gives the same text for any split", "[encoding]") {
+    // Byte soup built from valid codes, cut codes and stray bytes of every charset.
+    const std::string_view pieces[] = {
+        "a",
+        " ",
+        "\xC4\xE3",
+        "\xBA\xC3",
+        "\x81\x30\x81\x30",
+        "\x90\x30\x81\x30",
+        "\x81",
+        "\x30",
+        "\xFF",
+        "\x80",
+        "\xE4\xBD\xA0",
+        "\xF0\x9F\x98\x80",
+        "\xE4",
+        "\xBD",
+        "\xED\xA0\x80",
+        "\xEF\xBB\xBF",
+        "\x84\x31\x95\x33",
+        "\xFE\xFF",
+        "\xFF\xFE",
+        "\x3D\xD8",
+        std::string_view("\x00\xDE", 2),
+        "\xA0",
+        "\xC2",
+        "\xE3\x32\x9A\x36",
+    };
+    std::uint32_t state = 12345;
+    auto next = [&state] {
+        state = state * 1103515245u + 12345u;
+        return (state >> 16) & 0x7FFF;
+    };
+    const charset charsets[] = {charset::utf8, charset::gb18030, charset::gbk, charset::utf16le, charset::utf16be};
+    for (int doc = 0; doc < 300; ++doc) {
+        std::string bytes;
+        const std::uint32_t len = next() % 30;
+        for (std::uint32_t k = 0; k < len; ++k) bytes += pieces[next() % std::size(pieces)];
+        for (const charset cs : charsets) {
+            const auto whole = semfp::to_utf8(bytes, cs);
+            for (const std::size_t chunk : {1u, 2u, 3u, 5u, 7u, 64u}) {
+                std::size_t replaced = 0;
+                const std::string out = decode_in_pieces(bytes, cs, chunk, replaced);
+                if (out != whole.text || replaced != whole.replaced) {
+                    CAPTURE(doc, static_cast<int>(cs), chunk);
+                    CHECK(out == whole.text);
+                    CHECK(replaced == whole.replaced);
+                }
+            }
+        }
+    }
+    SECTION("a decoder is reusable after finish") {
+        semfp::stream_decoder dec(charset::gb18030);
+        std::string out;
+        CHECK(dec.feed("\xC4", out) == 0);
+        CHECK(dec.finish(out) == 1);
+        CHECK(dec.feed("\xC4\xE3", out) == 0);
+        CHECK(dec.finish(out) == 0);
+        CHECK(out == "\xEF\xBF\xBD\xE4\xBD\xA0");
+        CHECK(dec.cs() == charset::gb18030);
+    }
+}

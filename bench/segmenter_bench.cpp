@@ -1,0 +1,131 @@
+// Segmenter throughput and dictionary cost: FmmSegmenter (forward, reverse, bidirectional) vs the
+// dictionary-free char-bigram tokenizer in the same run; embedded dictionary ready time and memory.
+//   semfp_segmenter_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
+#include "support/corpus.hpp"
+
+#include <semfp/dict/embedded.hpp>
+#include <semfp/text/char_class.hpp>
+#include <semfp/text/segmenter.hpp>
+#include <semfp/text/tokenizers.hpp>
+#include <semfp/text/utf8.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> g_texts;  // the corpus documents as they are (mixed Han and ASCII)
+std::vector<std::string> g_han;    // only the Han runs of each document, joined by '\n'
+std::size_t g_bytes = 0;
+std::size_t g_han_bytes = 0;
+
+// Resident set size in bytes (Linux), 0 elsewhere.
+std::size_t rss_bytes() {
+    std::ifstream in("/proc/self/statm");
+    std::size_t pages = 0, resident = 0;
+    if (!(in >> pages >> resident)) return 0;
+    return resident * 4096;
+}
+
+template <class Tok>
+void run_tokenizer(benchmark::State& state, const Tok& tok, const std::vector<std::string>& texts,
+                   std::size_t bytes) {
+    std::size_t tokens = 0;
+    for (auto _ : state) {
+        std::size_t n = 0;
+        for (const auto& t : texts) tok.tokenize(t, [&](std::string_view w) { n += w.size() != 0; });
+        tokens = n;
+        benchmark::DoNotOptimize(n);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["tokens"] = static_cast<double>(tokens);
+}
+
+void BM_CharBigram(benchmark::State& state) {
+    const semfp::CharNgramTokenizer<2> tok{};
+    run_tokenizer(state, tok, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
+}
+
+void BM_Fmm(benchmark::State& state) {
+    const auto mode = static_cast<semfp::segment_mode>(state.range(1));
+    const semfp::FmmSegmenter seg(semfp::embedded_dictionary(), mode);
+    run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
+}
+
+// Building the embedded dictionary (what the first embedded_dictionary() call costs).
+void BM_DictionaryReady(benchmark::State& state) {
+    const bool with_reverse = state.range(0) != 0;
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        const semfp::Dictionary d = semfp::Dictionary::from_lines(semfp::embedded_word_pieces());
+        if (with_reverse) d.prepare_reverse();
+        bytes = d.memory_bytes();
+        benchmark::DoNotOptimize(bytes);
+    }
+    state.counters["dict_MB"] = static_cast<double>(bytes) / 1e6;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto dir = semfp::bench::corpus_dir(argc, argv);
+    for (const char* name : {"manpages_zh_cn.jsonl", "manpages_zh_tw_twins.jsonl"}) {
+        for (auto& d : semfp::bench::load_corpus(dir / name)) {
+            std::string han;
+            for (std::size_t i = 0; i < d.text.size();) {
+                const semfp::utf8::decoded c = semfp::utf8::decode(d.text, i);
+                if (semfp::is_han(c.code_point)) {
+                    han.append(d.text, i, c.length);
+                } else if (!han.empty() && han.back() != '\n') {
+                    han.push_back('\n');
+                }
+                i += c.length;
+            }
+            g_bytes += d.text.size();
+            g_han_bytes += han.size();
+            g_texts.push_back(std::move(d.text));
+            g_han.push_back(std::move(han));
+        }
+    }
+
+    // First use of the embedded dictionary: time and memory, measured once before anything else.
+    const std::size_t rss0 = rss_bytes();
+    const auto t0 = std::chrono::steady_clock::now();
+    const semfp::Dictionary& dict = semfp::embedded_dictionary();
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::size_t rss1 = rss_bytes();
+    dict.prepare_reverse();
+    const auto t2 = std::chrono::steady_clock::now();
+    const std::size_t rss2 = rss_bytes();
+    std::printf("corpus: %zu documents, %.2f MB (%.2f MB of Han runs)\n", g_texts.size(), static_cast<double>(g_bytes) / 1e6,
+                static_cast<double>(g_han_bytes) / 1e6);
+    std::printf("embedded dictionary first use: %.1f ms, %.1f MB held, RSS +%.1f MB (%zu words)\n",
+                std::chrono::duration<double, std::milli>(t1 - t0).count(), 0.0 + static_cast<double>(dict.memory_bytes()) / 1e6,
+                static_cast<double>(rss1 - rss0) / 1e6, dict.size());
+    std::printf("reverse trie (reverse/bidirectional modes): +%.1f ms, %.1f MB held in all, RSS +%.1f MB\n",
+                std::chrono::duration<double, std::milli>(t2 - t1).count(), static_cast<double>(dict.memory_bytes()) / 1e6,
+                static_cast<double>(rss2 - rss1) / 1e6);
+
+    // Arguments: {han_only, mode}.
+    benchmark::RegisterBenchmark("CharBigram/mixed", BM_CharBigram)->Args({0});
+    benchmark::RegisterBenchmark("Fmm/forward/mixed", BM_Fmm)->Args({0, 0});
+    benchmark::RegisterBenchmark("Fmm/reverse/mixed", BM_Fmm)->Args({0, 1});
+    benchmark::RegisterBenchmark("Fmm/bidirectional/mixed", BM_Fmm)->Args({0, 2});
+    benchmark::RegisterBenchmark("CharBigram/han_only", BM_CharBigram)->Args({1});
+    benchmark::RegisterBenchmark("Fmm/forward/han_only", BM_Fmm)->Args({1, 0});
+    benchmark::RegisterBenchmark("Fmm/reverse/han_only", BM_Fmm)->Args({1, 1});
+    benchmark::RegisterBenchmark("Fmm/bidirectional/han_only", BM_Fmm)->Args({1, 2});
+    benchmark::RegisterBenchmark("DictionaryReady/forward", BM_DictionaryReady)->Arg(0)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("DictionaryReady/forward+reverse", BM_DictionaryReady)->Arg(1)->Unit(benchmark::kMillisecond);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,171 @@
+// `semfp dedup`: single-pass clustering of the documents in input order.
+#include "clustering.hpp"
+#include "commands.hpp"
+#include "diagnostics.hpp"
+#include "engine.hpp"
+#include "input.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "run_support.hpp"
+#include "workers.hpp"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace semfp::cli {
+
+namespace {
+
+void append_number(std::string& out, double v, bool integer) {
+    char buf[32];
+    if (integer) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.4f", v);
+    }
+    out += buf;
+}
+
+}  // namespace
+
+int run_dedup(const dedup_command& cmd) {
+    Diagnostics diag(cmd.input.strict);
+    const auto engine = make_engine(cmd.pipeline);
+    const auto clustering = make_clustering(cmd, *engine);
+    OutputFile out(cmd.out);
+    std::optional<OutputFile> keep;
+    if (!cmd.keep.empty()) keep.emplace(cmd.keep);
+    DocumentReader reader(cmd.input, diag, !cmd.keep.empty());
+    WorkerPool pool(cmd.run.threads);
+    Progress progress(!cmd.run.quiet);
+
+    // Cluster number (in creation order) and id of every centre, by the centre's ordinal.
+    std::unordered_map<std::uint64_t, std::size_t> cluster_of_centre;
+    std::vector<std::string> centre_ids;
+
+    Stopwatch total, read, work, cluster, write;
+    total.start();
+    std::vector<Document> batch;
+    std::vector<std::string> extracted;  // text of HTML documents
+    std::vector<assignment> assigned;
+    std::vector<std::uint64_t> ordinals;
+    std::uint64_t ordinal = 0;
+    std::size_t docs = 0, legacy = 0;
+    for (;;) {
+        read.start();
+        const std::size_t n = reader.read_batch(batch, batch_docs, batch_bytes);
+        read.stop();
+        if (n == 0) break;
+
+        work.start();
+        clustering->begin_batch(n);
+        extracted.resize(n);
+        pool.for_each(n, [&](std::size_t i) {
+            Document& d = batch[i];
+            finish_document(d, cmd.input, keep.has_value());
+            if (!d.valid) return;
+            if (d.html) {
+                extracted[i] = html_text(d.text);
+                clustering->prepare(i, extracted[i]);
+            } else {
+                clustering->prepare(i, d.text);
+            }
+        });
+        work.stop();
+
+        // Bad input is reported in input order, before anything of the batch is clustered.
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!report_problems(batch[i], diag)) continue;
+            legacy += batch[i].legacy ? 1 : 0;
+        }
+
+        cluster.start();
+        assigned.resize(n);
+        ordinals.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!batch[i].valid) continue;
+            ordinals[i] = ordinal++;
+            assigned[i] = clustering->add(i, ordinals[i]);
+        }
+        cluster.stop();
+
+        write.start();
+        for (std::size_t i = 0; i < n; ++i) {
+            const Document& d = batch[i];
+            if (!d.valid) continue;
+            ++docs;
+            const assignment& a = assigned[i];
+            if (a.is_new) {
+                cluster_of_centre.emplace(ordinals[i], centre_ids.size());
+                centre_ids.push_back(d.id);
+                if (keep) {
+                    std::string& kb = keep->buffer();
+                    if (!d.raw.empty()) {
+                        kb += d.raw;
+                    } else {
+                        kb += "{\"id\":";
+                        append_json_string(kb, d.id);
+                        kb += ",\"text\":";
+                        append_json_string(kb, d.text);
+                        if (d.html) kb += ",\"format\":\"html\"";
+                        kb += '}';
+                    }
+                    kb += '\n';
+                    keep->commit();
+                }
+            }
+            const std::size_t number = cluster_of_centre.at(a.centre);
+            std::string& ob = out.buffer();
+            if (cmd.tsv) {
+                append_tsv_field(ob, d.id);
+                ob += '\t';
+                ob += std::to_string(number);
+                ob += '\n';
+            } else {
+                ob += "{\"id\":";
+                append_json_string(ob, d.id);
+                ob += ",\"cluster\":";
+                ob += std::to_string(number);
+                ob += ",\"centre\":";
+                append_json_string(ob, centre_ids[number]);
+                ob += ",\"distance\":";
+                append_number(ob, a.distance, clustering->hamming());
+                if (!clustering->hamming()) {
+                    ob += ",\"similarity\":";
+                    append_number(ob, a.similarity, false);
+                }
+                ob += "}\n";
+            }
+            out.commit();
+        }
+        write.stop();
+        progress.update(reader.bytes_done(), reader.bytes_total(), docs);
+    }
+    out.close();
+    if (keep) keep->close();
+    total.stop();
+    progress.finish();
+
+    if (!cmd.run.quiet) {
+        const double mb = static_cast<double>(reader.bytes_done()) / 1e6;
+        const double secs = total.seconds();
+        const std::size_t clusters = centre_ids.size();
+        std::fprintf(stderr,
+                     "semfp dedup: %s documents (%.2f MB), %s clusters, %s duplicates removed, %s bad input(s)\n"
+                     "  method: %s; %u thread(s)\n"
+                     "  time %.3f s: read %.3f s, parse+fingerprint %.3f s, cluster %.3f s, write %.3f s\n"
+                     "  throughput %.0f docs/s, %.2f MB/s\n",
+                     with_commas(docs).c_str(), mb, with_commas(clusters).c_str(),
+                     with_commas(docs - clusters).c_str(), with_commas(diag.count()).c_str(),
+                     clustering->describe().c_str(), pool.size(), secs, read.seconds(), work.seconds(),
+                     cluster.seconds(), write.seconds(), secs > 0 ? static_cast<double>(docs) / secs : 0.0,
+                     secs > 0 ? mb / secs : 0.0);
+        if (legacy != 0) std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(legacy).c_str());
+    }
+    return exit_ok;
+}
+
+}  // namespace semfp::cli

@@ -1,0 +1,17 @@
+# ctest tests of the semfp tool: each runs the tool through tests/check.cmake, which checks exit
+# status, outputs and messages. Fast (well under a second each).
+set(semfp_tool_check "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/check.cmake")
+set(semfp_tool_cases
+  sample_dedup sample_methods deterministic fingerprint_stdin fingerprint_lines bad_input strict
+  missing_field unreadable usage directory compare output_failure)
+foreach(case IN LISTS semfp_tool_cases)
+  add_test(NAME semfp.tool.${case}
+    COMMAND "${CMAKE_COMMAND}"
+      -DCASE=${case}
+      "-DTOOL=$<TARGET_FILE:semfp_tool>"
+      "-DDATA=${CMAKE_CURRENT_SOURCE_DIR}/data"
+      "-DINPUTS=${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests"
+      "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/semfp_test_${case}"
+      -P "${semfp_tool_check}")
+  set_tests_properties(semfp.tool.${case} PROPERTIES TIMEOUT 120)
+endforeach()

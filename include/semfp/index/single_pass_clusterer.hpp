@@ -1,0 +1,438 @@
+#pragma once
+/// \file
+/// `SinglePassClusterer<Bits>`: the paper's Single-Pass clustering of fingerprints.
+
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/detail/index_table.hpp>
+#include <semfp/error.hpp>
+#include <semfp/index/serialization.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <ranges>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace semfp {
+inline namespace v0 {
+
+/// What a new fingerprint is compared with.
+enum class match_policy : std::uint32_t {
+    /// The paper's rule: only cluster centres (the first member of each cluster).
+    centres = 0,
+    /// Any earlier member (single-linkage flavour: clusters can chain beyond the threshold).
+    members = 1,
+};
+
+/// Options of a `SinglePassClusterer`.
+struct cluster_options {
+    /// Largest Hamming distance at which a fingerprint joins a cluster (the paper's HD; 3 of 64
+    /// bits). At most `HammingIndex<Bits>::max_radius` (7 for 64 bits, 15 for 128).
+    unsigned threshold = 3;
+    /// Compare with centres (the paper) or with every member.
+    match_policy match = match_policy::centres;
+};
+
+/// Result of `SinglePassClusterer::add`.
+struct cluster_assignment {
+    /// Id of the centre of the cluster the fingerprint joined (its own id if `is_new`).
+    std::uint64_t cluster;
+    /// True if the fingerprint became a new centre.
+    bool is_new;
+    /// Distance to the matched centre (or member); 0 if `is_new`.
+    unsigned distance;
+
+    friend constexpr bool operator==(const cluster_assignment&, const cluster_assignment&) noexcept = default;
+};
+
+/// A cluster centre as listed by `SinglePassClusterer::centres()`.
+template <std::size_t Bits>
+struct cluster_centre {
+    /// Id of the centre (also the cluster's id).
+    std::uint64_t id;
+    /// The centre's fingerprint.
+    Fingerprint<Bits> fingerprint;
+    /// Number of members, the centre included.
+    std::size_t size;
+};
+
+/// Single-Pass clustering (the paper's algorithm), exact and incremental.
+///
+/// Fingerprints arrive one by one (`add`). Each joins the cluster whose centre is nearest
+/// within `threshold` bits, ties broken by the earliest centre; if no centre is that close it
+/// becomes the centre of a new cluster. With `match_policy::members` it is compared with every
+/// earlier member instead (nearest member wins, ties by the earliest member) and joins that
+/// member's cluster. The paper's DistSet is `centres()` (ascending fingerprint order), its
+/// SimSet of a centre is `members(id)` (arrival order, centre first).
+///
+/// Candidates are found with the multi-index of `HammingIndex`, so each `add` costs a few
+/// bucket scans instead of a pass over all centres: results are identical to the O(n^2)
+/// definition. Ids are chosen by the caller and must be unique; at most 2^32 - 2 items.
+/// Not thread-safe for writers; concurrent const calls are safe.
+template <std::size_t Bits>
+class SinglePassClusterer {
+public:
+    static_assert(Bits == 64 || Bits == 128, "semfp::SinglePassClusterer supports 64 and 128 bits");
+    using fingerprint_type = Fingerprint<Bits>;
+
+    /// Largest supported threshold.
+    static constexpr unsigned max_threshold = detail::max_radius_limit<Bits>;
+
+    /// Paper defaults: threshold 3, centres only.
+    SinglePassClusterer() : SinglePassClusterer(cluster_options{}) {}
+
+    /// Throws `invalid_argument_error` if `options.threshold > max_threshold`.
+    explicit SinglePassClusterer(const cluster_options& options)
+        : m_options(check(options)), m_index(options.threshold) {}
+
+    [[nodiscard]] const cluster_options& options() const noexcept { return m_options; }
+
+    /// Number of fingerprints added.
+    [[nodiscard]] std::size_t size() const noexcept { return m_item_id.size(); }
+    /// Number of clusters (centres).
+    [[nodiscard]] std::size_t cluster_count() const noexcept { return m_centre_item.size(); }
+
+    /// Adds `fp` under `id` and returns its cluster. Amortised O(probed buckets). Throws
+    /// `invalid_argument_error` for a duplicate id, `std::bad_alloc` on exhaustion; strong
+    /// guarantee.
+    cluster_assignment add(const fingerprint_type& fp, std::uint64_t id) {
+        if (contains(id))
+            detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
+        if (m_item_id.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::SinglePassClusterer: too many items");
+        const auto item = static_cast<std::uint32_t>(m_item_id.size());
+
+        // 1. Find the nearest centre (or member); ties go to the smallest item index, which is
+        //    the earliest centre (centres are numbered in arrival order).
+        unsigned best_d = none_distance;
+        std::uint32_t best_item = 0;
+        m_index.for_each_within(fp.data(), m_options.threshold, [&](std::uint32_t it, unsigned d) noexcept {
+            if (d < best_d || (d == best_d && it < best_item)) {
+                best_d = d;
+                best_item = it;
+            }
+        });
+        const bool is_new = best_d == none_distance;
+        // In members mode an exact copy of an indexed member adds nothing to the index: any
+        // later query finds the earlier copy at the same distance, and it wins the tie.
+        const bool index_it = is_new || (m_options.match == match_policy::members && best_d != 0);
+
+        // 2. Allocate everything that can fail.
+        detail::reserve_one_more(m_item_id);
+        detail::reserve_one_more(m_item_cluster);
+        detail::reserve_one_more(m_item_next);
+        m_ids.reserve(1, id_of());
+        if (is_new) {
+            detail::reserve_one_more(m_centre_item);
+            detail::reserve_one_more(m_centre_tail);
+            detail::reserve_one_more(m_centre_size);
+        }
+        if (index_it) m_index.reserve_for(fp.data());
+
+        // 3. Commit (no failure points).
+        std::uint32_t cluster;
+        if (is_new) {
+            cluster = static_cast<std::uint32_t>(m_centre_item.size());
+            m_centre_item.push_back(item);
+            m_centre_tail.push_back(item);
+            m_centre_size.push_back(1);
+        } else {
+            cluster = m_item_cluster[best_item];
+            m_item_next[m_centre_tail[cluster]] = item;
+            m_centre_tail[cluster] = item;
+            ++m_centre_size[cluster];
+        }
+        m_item_id.push_back(id);
+        m_item_cluster.push_back(cluster);
+        m_item_next.push_back(no_item);
+        m_ids.insert(id, item);
+        if (index_it) m_index.insert(fp.data(), item);
+        return {m_item_id[m_centre_item[cluster]], is_new, is_new ? 0u : best_d};
+    }
+
+    /// Adds every fingerprint of `fps` in order, the i-th under id `first_id + i`. Faster
+    /// than calling `add` in a loop on random-access ranges (memory is fetched a few items
+    /// ahead). Same exceptions as `add`; items added before a failure stay added.
+    template <std::ranges::input_range R>
+        requires std::convertible_to<std::ranges::range_reference_t<R>, const fingerprint_type&>
+    void add_range(R&& fps, std::uint64_t first_id = 0) {
+        if constexpr (std::ranges::random_access_range<R> && std::ranges::sized_range<R>) {
+            constexpr std::size_t ahead = 8;
+            auto first = std::ranges::begin(fps);
+            const auto n = static_cast<std::size_t>(std::ranges::size(fps));
+            for (std::size_t i = 0; i < n; ++i) {
+                if (i + ahead < n) {
+                    const fingerprint_type& next = first[static_cast<std::ptrdiff_t>(i + ahead)];
+                    m_index.prefetch(next.data(), m_options.threshold);
+                }
+                const fingerprint_type& fp = first[static_cast<std::ptrdiff_t>(i)];
+                add(fp, first_id + i);
+            }
+        } else {
+            std::uint64_t id = first_id;
+            for (const fingerprint_type& fp : fps) add(fp, id++);
+        }
+    }
+
+    /// Fingerprints every text of `texts` with `fingerprinter` (any callable
+    /// `std::string_view -> Fingerprint<Bits>`, e.g. `semfp::Fingerprinter`) and adds them in
+    /// order, the i-th under id `first_id + i`.
+    template <std::ranges::input_range R, class F>
+        requires std::convertible_to<std::ranges::range_reference_t<R>, std::string_view> &&
+                 std::is_invocable_r_v<fingerprint_type, const F&, std::string_view>
+    void add_texts(R&& texts, const F& fingerprinter, std::uint64_t first_id = 0) {
+        std::uint64_t id = first_id;
+        for (auto&& text : texts) add(fingerprinter(std::string_view(text)), id++);
+    }
+
+    /// True if `id` was added.
+    [[nodiscard]] bool contains(std::uint64_t id) const noexcept {
+        return m_ids.find(id, id_of()) != detail::id_table::none;
+    }
+
+    /// Id of the centre of the cluster of `id`, or nothing if `id` was not added. O(1).
+    [[nodiscard]] std::optional<std::uint64_t> cluster_of(std::uint64_t id) const noexcept {
+        const std::uint32_t item = m_ids.find(id, id_of());
+        if (item == detail::id_table::none) return std::nullopt;
+        return m_item_id[m_centre_item[m_item_cluster[item]]];
+    }
+
+    /// True if `id` is the centre of a cluster.
+    [[nodiscard]] bool is_centre(std::uint64_t id) const noexcept {
+        const std::uint32_t item = m_ids.find(id, id_of());
+        return item != detail::id_table::none && m_centre_item[m_item_cluster[item]] == item;
+    }
+
+    /// Number of members of the cluster whose centre is `centre_id` (0 if not a centre).
+    [[nodiscard]] std::size_t cluster_size(std::uint64_t centre_id) const noexcept {
+        const std::uint32_t item = m_ids.find(centre_id, id_of());
+        if (item == detail::id_table::none || m_centre_item[m_item_cluster[item]] != item) return 0;
+        return m_centre_size[m_item_cluster[item]];
+    }
+
+    /// Calls `f(member_id)` for the members of the cluster whose centre is `centre_id`, in
+    /// arrival order (the centre first); nothing if `centre_id` is not a centre.
+    template <class F>
+    void for_each_member(std::uint64_t centre_id, F&& f) const {
+        const std::uint32_t item = m_ids.find(centre_id, id_of());
+        if (item == detail::id_table::none || m_centre_item[m_item_cluster[item]] != item) return;
+        for (std::uint32_t it = item; it != no_item; it = m_item_next[it]) f(m_item_id[it]);
+    }
+
+    /// The paper's SimSet: member ids of the cluster of centre `centre_id` in arrival order
+    /// (empty if `centre_id` is not a centre).
+    [[nodiscard]] std::vector<std::uint64_t> members(std::uint64_t centre_id) const {
+        std::vector<std::uint64_t> out;
+        out.reserve(cluster_size(centre_id));
+        for_each_member(centre_id, [&](std::uint64_t id) { out.push_back(id); });
+        return out;
+    }
+
+    /// The paper's DistSet: every centre with its fingerprint and cluster size, in ascending
+    /// fingerprint order. O(n log n).
+    [[nodiscard]] std::vector<cluster_centre<Bits>> centres() const {
+        std::vector<cluster_centre<Bits>> out;
+        out.reserve(cluster_count());
+        m_index.for_each([&](const typename detail::multi_index<Bits>::key_type& fp, std::uint32_t item) {
+            const std::uint32_t c = m_item_cluster[item];
+            if (m_centre_item[c] == item) out.push_back({m_item_id[item], fingerprint_type(fp), m_centre_size[c]});
+        });
+        std::sort(out.begin(), out.end(), [](const cluster_centre<Bits>& a, const cluster_centre<Bits>& b) {
+            return a.fingerprint != b.fingerprint ? a.fingerprint < b.fingerprint : a.id < b.id;
+        });
+        return out;
+    }
+
+    /// Removes everything (keeps the options).
+    void clear() noexcept {
+        SinglePassClusterer fresh(m_options);
+        swap(fresh);
+    }
+
+    /// Reserves memory for `n` items in total (fewer reallocations while adding).
+    void reserve(std::size_t n) {
+        m_item_id.reserve(n);
+        m_item_cluster.reserve(n);
+        m_item_next.reserve(n);
+        m_ids.reserve(n > size() ? n - size() : 0, id_of());
+    }
+
+    /// Bytes of heap memory held (approximate, excludes allocator overhead).
+    [[nodiscard]] std::size_t memory_usage() const noexcept {
+        return m_index.memory_bytes() + m_ids.memory_bytes() + m_item_id.capacity() * 8 +
+               (m_item_cluster.capacity() + m_item_next.capacity() + m_centre_item.capacity() +
+                m_centre_tail.capacity() + m_centre_size.capacity()) *
+                   4;
+    }
+
+    /// Writes the clusterer (see serialization.hpp). Body: u32 threshold, u32 match policy,
+    /// u64 items, then per item in arrival order (u64 id, u32 cluster number); u64 clusters,
+    /// then per cluster in creation order u32 centre item; u64 indexed, then per indexed item
+    /// (u32 item, fingerprint words). Throws `io_error`.
+    void save(std::ostream& os) const {
+        detail::binary_writer w(os);
+        w.header(magic, static_cast<std::uint32_t>(Bits));
+        w.u32(m_options.threshold);
+        w.u32(static_cast<std::uint32_t>(m_options.match));
+        w.u64(m_item_id.size());
+        for (std::size_t i = 0; i < m_item_id.size(); ++i) {
+            w.u64(m_item_id[i]);
+            w.u32(m_item_cluster[i]);
+        }
+        w.u64(m_centre_item.size());
+        for (const auto item : m_centre_item) w.u32(item);
+        std::vector<std::pair<std::uint32_t, fingerprint_type>> indexed;
+        indexed.reserve(m_index.size());
+        m_index.for_each([&](const typename detail::multi_index<Bits>::key_type& fp, std::uint32_t item) {
+            indexed.emplace_back(item, fingerprint_type(fp));
+        });
+        std::sort(indexed.begin(), indexed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        w.u64(indexed.size());
+        for (const auto& [item, fp] : indexed) {
+            w.u32(item);
+            w.fingerprint(fp);
+        }
+        w.finish();
+    }
+
+    /// Writes to `path` through a temporary file and a rename. Throws `io_error`.
+    void save(const std::filesystem::path& path) const {
+        detail::save_file_atomically(path, [&](std::ostream& os) { save(os); });
+    }
+
+    /// Replaces this clusterer with one read from `is`. Throws `format_error` (truncated,
+    /// corrupted, inconsistent, other version or width) or `io_error`; strong guarantee.
+    void load(std::istream& is) {
+        detail::binary_reader r(is);
+        r.header(magic, static_cast<std::uint32_t>(Bits));
+        std::size_t at = r.offset();
+        cluster_options opt;
+        opt.threshold = r.u32();
+        const std::uint32_t match = r.u32();
+        if (opt.threshold > max_threshold || match > 1)
+            detail::throw_format_error("semfp::SinglePassClusterer: invalid options", at);
+        opt.match = static_cast<match_policy>(match);
+        SinglePassClusterer f(opt);
+        const std::uint64_t items = r.u64();
+        if (items >= 0xFFFFFFFFu) detail::throw_format_error("semfp::SinglePassClusterer: too many items", at + 8);
+        for (std::uint64_t i = 0; i < items; ++i) {
+            at = r.offset();
+            const std::uint64_t id = r.u64();
+            const std::uint32_t cluster = r.u32();
+            if (f.contains(id)) detail::throw_format_error("semfp::SinglePassClusterer: duplicate id", at);
+            detail::reserve_one_more(f.m_item_id);
+            detail::reserve_one_more(f.m_item_cluster);
+            detail::reserve_one_more(f.m_item_next);
+            f.m_ids.reserve(1, f.id_of());
+            f.m_item_id.push_back(id);
+            f.m_item_cluster.push_back(cluster);
+            f.m_item_next.push_back(no_item);
+            f.m_ids.insert(id, static_cast<std::uint32_t>(i));
+        }
+        at = r.offset();
+        const std::uint64_t clusters = r.u64();
+        if (clusters > items) detail::throw_format_error("semfp::SinglePassClusterer: too many clusters", at);
+        f.m_centre_item.reserve(static_cast<std::size_t>(clusters));
+        for (std::uint64_t c = 0; c < clusters; ++c) {
+            at = r.offset();
+            const std::uint32_t item = r.u32();
+            if (item >= items || f.m_item_cluster[item] != c ||
+                (!f.m_centre_item.empty() && item <= f.m_centre_item.back()))
+                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent centre", at);
+            f.m_centre_item.push_back(item);
+        }
+        // Rebuild the member lists (arrival order) and sizes.
+        f.m_centre_tail = f.m_centre_item;
+        f.m_centre_size.assign(f.m_centre_item.size(), 1);
+        for (std::uint32_t i = 0; i < items; ++i) {
+            const std::uint32_t c = f.m_item_cluster[i];
+            if (c >= clusters || f.m_centre_item[c] > i)
+                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent cluster number", at);
+            if (f.m_centre_item[c] == i) continue;
+            f.m_item_next[f.m_centre_tail[c]] = i;
+            f.m_centre_tail[c] = i;
+            ++f.m_centre_size[c];
+        }
+        at = r.offset();
+        const std::uint64_t indexed = r.u64();
+        if (indexed > items) detail::throw_format_error("semfp::SinglePassClusterer: too many indexed items", at);
+        std::uint64_t centres_seen = 0;
+        std::int64_t previous = -1;
+        for (std::uint64_t j = 0; j < indexed; ++j) {
+            at = r.offset();
+            const std::uint32_t item = r.u32();
+            const auto fp = r.template fingerprint<Bits>();
+            if (item >= items || static_cast<std::int64_t>(item) <= previous)
+                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent index entry", at);
+            previous = item;
+            if (f.m_centre_item[f.m_item_cluster[item]] == item) ++centres_seen;
+            else if (opt.match == match_policy::centres)
+                detail::throw_format_error("semfp::SinglePassClusterer: indexed item is not a centre", at);
+            f.m_index.reserve_for(fp.data());
+            f.m_index.insert(fp.data(), item);
+        }
+        if (centres_seen != clusters)
+            detail::throw_format_error("semfp::SinglePassClusterer: centre fingerprints missing", r.offset());
+        r.finish();
+        swap(f);
+    }
+
+    /// Replaces this clusterer with the one saved at `path`. Throws `io_error`,
+    /// `format_error`; strong guarantee.
+    void load(const std::filesystem::path& path) {
+        detail::load_file(path, [&](std::istream& is) { load(is); });
+    }
+
+    void swap(SinglePassClusterer& o) noexcept {
+        std::swap(m_options, o.m_options);
+        std::swap(m_index, o.m_index);
+        m_ids.swap(o.m_ids);
+        m_item_id.swap(o.m_item_id);
+        m_item_cluster.swap(o.m_item_cluster);
+        m_item_next.swap(o.m_item_next);
+        m_centre_item.swap(o.m_centre_item);
+        m_centre_tail.swap(o.m_centre_tail);
+        m_centre_size.swap(o.m_centre_size);
+    }
+    friend void swap(SinglePassClusterer& a, SinglePassClusterer& b) noexcept { a.swap(b); }
+
+private:
+    static constexpr std::string_view magic = "SEMFPSPC";
+    static constexpr unsigned none_distance = ~0u;
+    static constexpr std::uint32_t no_item = ~std::uint32_t{0};
+
+    static const cluster_options& check(const cluster_options& o) {
+        if (o.threshold > max_threshold)
+            detail::throw_invalid_argument("semfp::SinglePassClusterer: threshold " + std::to_string(o.threshold) +
+                                           " exceeds the limit " + std::to_string(max_threshold));
+        if (o.match != match_policy::centres && o.match != match_policy::members)
+            detail::throw_invalid_argument("semfp::SinglePassClusterer: invalid match policy");
+        return o;
+    }
+
+    [[nodiscard]] auto id_of() const noexcept {
+        return [this](std::uint32_t item) noexcept { return m_item_id[item]; };
+    }
+
+    cluster_options m_options;
+    detail::multi_index<Bits> m_index;  // values: item numbers of centres (or members)
+    detail::id_table m_ids;             // id -> item
+    std::vector<std::uint64_t> m_item_id;
+    std::vector<std::uint32_t> m_item_cluster;  // item -> cluster number
+    std::vector<std::uint32_t> m_item_next;     // next member of the same cluster
+    std::vector<std::uint32_t> m_centre_item;   // cluster number -> centre item
+    std::vector<std::uint32_t> m_centre_tail;   // cluster number -> last member
+    std::vector<std::uint32_t> m_centre_size;   // cluster number -> member count
+};
+
+}  // namespace v0
+}  // namespace semfp

@@ -1,0 +1,162 @@
+#include <semfp/index/hamming_index.hpp>
+
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+template <std::size_t Bits>
+semfp::Fingerprint<Bits> random_fp(std::mt19937_64& rng) {
+    std::array<std::uint64_t, Bits / 64> w{};
+    for (auto& x : w) x = rng();
+    return semfp::Fingerprint<Bits>(w);
+}
+
+template <std::size_t Bits>
+semfp::Fingerprint<Bits> flip(semfp::Fingerprint<Bits> fp, unsigned bit) {
+    auto w = fp.data();
+    w[w.size() - 1 - bit / 64] ^= std::uint64_t{1} << (bit % 64);
+    return semfp::Fingerprint<Bits>(w);
+}
+
+/// Random fingerprints plus planted near copies (0..max_flips flipped bits) of earlier ones.
+template <std::size_t Bits>
+std::vector<semfp::Fingerprint<Bits>> planted_data(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Fingerprint<Bits>> fps;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 2 == 0) {
+            auto fp = fps[rng() % i];
+            const auto flips = static_cast<unsigned>(rng() % (max_flips + 1));
+            for (unsigned f = 0; f < flips; ++f) fp = flip(fp, static_cast<unsigned>(rng() % Bits));
+            fps.push_back(fp);
+        } else {
+            fps.push_back(random_fp<Bits>(rng));
+        }
+    }
+    return fps;
+}
+
+template <std::size_t Bits>
+std::vector<semfp::hamming_match> brute_force(const std::vector<semfp::Fingerprint<Bits>>& fps,
+                                              const std::vector<bool>& alive, const semfp::Fingerprint<Bits>& q,
+                                              unsigned k) {
+    std::vector<semfp::hamming_match> out;
+    for (std::size_t i = 0; i < fps.size(); ++i) {
+        if (!alive[i]) continue;
+        const unsigned d = semfp::hamming_distance(fps[i], q);
+        if (d <= k) out.push_back({static_cast<std::uint64_t>(i) * 7 + 3, d});
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return a.distance != b.distance ? a.distance < b.distance : a.id < b.id;
+    });
+    return out;
+}
+
+template <std::size_t Bits>
+void check_against_brute_force(unsigned max_k, unsigned blocks, std::size_t n, std::uint64_t seed) {
+    const auto fps = planted_data<Bits>(n, max_k + 1, seed);
+    semfp::HammingIndex<Bits> index = blocks == 0 ? semfp::HammingIndex<Bits>(max_k)
+                                                  : semfp::HammingIndex<Bits>(max_k, blocks);
+    std::vector<bool> alive(fps.size(), true);
+    for (std::size_t i = 0; i < fps.size(); ++i) index.insert(fps[i], i * 7 + 3);
+    // Erase a tenth to exercise removal.
+    std::mt19937_64 rng(seed + 1);
+    for (std::size_t i = 0; i < fps.size(); i += 10) {
+        REQUIRE(index.erase(i * 7 + 3));
+        alive[i] = false;
+    }
+    REQUIRE(index.size() == static_cast<std::size_t>(std::count(alive.begin(), alive.end(), true)));
+    for (int t = 0; t < 150; ++t) {
+        auto q = fps[rng() % fps.size()];
+        const auto flips = static_cast<unsigned>(rng() % (max_k + 2));
+        for (unsigned f = 0; f < flips; ++f) q = flip(q, static_cast<unsigned>(rng() % Bits));
+        for (unsigned k = 0; k <= max_k; ++k) {
+            const auto expected = brute_force(fps, alive, q, k);
+            const auto got = index.query(q, k);
+            REQUIRE(got == expected);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("HammingIndex<64> equals brute force for k = 0..7", "[index]") {
+    const unsigned max_k = GENERATE(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u);
+    CAPTURE(max_k);
+    check_against_brute_force<64>(max_k, 0, 1500, 11 + max_k);
+}
+
+TEST_CASE("HammingIndex<64> explicit layouts equal brute force", "[index]") {
+    const unsigned blocks = GENERATE(1u, 2u, 3u, 4u);
+    CAPTURE(blocks);
+    check_against_brute_force<64>(3, blocks, 1200, 29 + blocks);
+}
+
+TEST_CASE("HammingIndex<128> equals brute force", "[index]") {
+    const unsigned max_k = GENERATE(0u, 3u, 6u, 10u, 15u);
+    CAPTURE(max_k);
+    check_against_brute_force<128>(max_k, 0, 800, 41 + max_k);
+}
+
+TEST_CASE("HammingIndex grows through many rebuilds and stays exact", "[index]") {
+    check_against_brute_force<64>(3, 0, 20000, 5);
+}
+
+TEST_CASE("HammingIndex handles many identical and clustered fingerprints", "[index]") {
+    semfp::HammingIndex<64> index(3);
+    const semfp::Fingerprint64 zero{};
+    for (std::uint64_t i = 0; i < 3000; ++i) index.insert(zero, i);
+    for (std::uint64_t i = 0; i < 64; ++i) index.insert(semfp::Fingerprint64(std::uint64_t{1} << i), 10000 + i);
+    REQUIRE(index.query(zero, 0).size() == 3000);
+    REQUIRE(index.query(zero, 1).size() == 3064);
+    REQUIRE(index.query(semfp::Fingerprint64(~std::uint64_t{0}), 3).empty());
+    for (std::uint64_t i = 0; i < 3000; i += 2) REQUIRE(index.erase(i));
+    REQUIRE(index.query(zero, 1).size() == 1564);
+}
+
+TEST_CASE("HammingIndex API", "[index]") {
+    semfp::HammingIndex<64> index;
+    REQUIRE(index.max_k() == 3);
+    REQUIRE(index.empty());
+    const semfp::Fingerprint64 a(0x0123456789abcdefull);
+    const semfp::Fingerprint64 b(0x0123456789abcdeeull);  // distance 1
+    index.insert(a, 1);
+    index.insert(b, 2);
+    REQUIRE(index.size() == 2);
+    REQUIRE(index.contains(1));
+    REQUIRE(index.find(2) == b);
+    REQUIRE_FALSE(index.find(3).has_value());
+    REQUIRE_THROWS_AS(index.insert(a, 1), semfp::invalid_argument_error);
+    REQUIRE(index.size() == 2);
+    REQUIRE_THROWS_AS(index.query(a, 4), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(8), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(3, 5), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<128>(3, 1), semfp::invalid_argument_error);
+
+    const auto r = index.query(a, 1);
+    REQUIRE(r == std::vector<semfp::hamming_match>{{1, 0}, {2, 1}});
+    std::size_t calls = 0;
+    index.for_each_within(b, 0, [&](const semfp::hamming_match& m) {
+        ++calls;
+        CHECK(m.id == 2);
+        CHECK(m.distance == 0);
+    });
+    REQUIRE(calls == 1);
+    REQUIRE(index.erase(1));
+    REQUIRE_FALSE(index.erase(1));
+    REQUIRE(index.query(a, 1) == std::vector<semfp::hamming_match>{{2, 1}});
+    index.insert(a, 1);  // slot reuse
+    REQUIRE(index.query(a, 1).size() == 2);
+    std::size_t seen = 0;
+    index.for_each([&](std::uint64_t, const semfp::Fingerprint64&) { ++seen; });
+    REQUIRE(seen == 2);
+    REQUIRE(index.memory_usage() > 0);
+    index.clear();
+    REQUIRE(index.empty());
+    REQUIRE(index.query(a, 3).empty());
+}

@@ -1,0 +1,192 @@
+#include <semfp/index/single_pass_clusterer.hpp>
+
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+template <std::size_t Bits>
+semfp::Fingerprint<Bits> flip(semfp::Fingerprint<Bits> fp, unsigned bit) {
+    auto w = fp.data();
+    w[w.size() - 1 - bit / 64] ^= std::uint64_t{1} << (bit % 64);
+    return semfp::Fingerprint<Bits>(w);
+}
+
+/// Random fingerprints, a share of them near copies (0..max_flips bits) of earlier ones.
+template <std::size_t Bits>
+std::vector<semfp::Fingerprint<Bits>> make_data(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Fingerprint<Bits>> fps;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 3 != 0) {
+            auto fp = fps[rng() % i];
+            const auto flips = static_cast<unsigned>(rng() % (max_flips + 1));
+            for (unsigned f = 0; f < flips; ++f) fp = flip(fp, static_cast<unsigned>(rng() % Bits));
+            fps.push_back(fp);
+        } else {
+            std::array<std::uint64_t, Bits / 64> w{};
+            for (auto& x : w) x = rng();
+            fps.emplace_back(w);
+        }
+    }
+    return fps;
+}
+
+struct ref_result {
+    std::vector<std::size_t> cluster_of;  // item -> centre item
+    std::vector<unsigned> distance;
+};
+
+/// The O(n^2) definition.
+template <std::size_t Bits>
+ref_result reference(const std::vector<semfp::Fingerprint<Bits>>& fps, unsigned hd, semfp::match_policy match) {
+    ref_result r;
+    std::vector<std::size_t> candidates;  // centres, or all items
+    for (std::size_t i = 0; i < fps.size(); ++i) {
+        std::size_t best = fps.size();
+        unsigned best_d = ~0u;
+        for (const auto c : candidates) {
+            const unsigned d = semfp::hamming_distance(fps[c], fps[i]);
+            if (d <= hd && d < best_d) {
+                best_d = d;
+                best = c;
+            }
+        }
+        if (best == fps.size()) {
+            r.cluster_of.push_back(i);
+            r.distance.push_back(0);
+            candidates.push_back(i);
+        } else {
+            r.cluster_of.push_back(r.cluster_of[best]);
+            r.distance.push_back(best_d);
+            if (match == semfp::match_policy::members) candidates.push_back(i);
+        }
+    }
+    return r;
+}
+
+template <std::size_t Bits>
+void check_against_reference(unsigned hd, semfp::match_policy match, std::size_t n, std::uint64_t seed) {
+    const auto fps = make_data<Bits>(n, hd + 2, seed);
+    const auto ref = reference(fps, hd, match);
+    semfp::SinglePassClusterer<Bits> spc({hd, match});
+    for (std::size_t i = 0; i < fps.size(); ++i) {
+        const auto a = spc.add(fps[i], 1000 + i);
+        REQUIRE(a.cluster == 1000 + ref.cluster_of[i]);
+        REQUIRE(a.is_new == (ref.cluster_of[i] == i));
+        REQUIRE(a.distance == ref.distance[i]);
+    }
+    // Batch API gives the same clusters.
+    semfp::SinglePassClusterer<Bits> batch({hd, match});
+    batch.add_range(fps, 1000);
+    for (std::size_t i = 0; i < fps.size(); ++i) REQUIRE(batch.cluster_of(1000 + i) == 1000 + ref.cluster_of[i]);
+    REQUIRE(batch.cluster_count() == spc.cluster_count());
+}
+
+}  // namespace
+
+TEST_CASE("SinglePassClusterer<64> equals the O(n^2) definition", "[index][cluster]") {
+    const unsigned hd = GENERATE(0u, 1u, 3u, 5u, 7u);
+    CAPTURE(hd);
+    check_against_reference<64>(hd, semfp::match_policy::centres, 3000, 100 + hd);
+}
+
+TEST_CASE("SinglePassClusterer<64> members policy equals its definition", "[index][cluster]") {
+    const unsigned hd = GENERATE(2u, 3u);
+    CAPTURE(hd);
+    check_against_reference<64>(hd, semfp::match_policy::members, 2500, 200 + hd);
+}
+
+TEST_CASE("SinglePassClusterer<128> equals the O(n^2) definition", "[index][cluster]") {
+    const unsigned hd = GENERATE(3u, 6u);
+    CAPTURE(hd);
+    check_against_reference<128>(hd, semfp::match_policy::centres, 2000, 300 + hd);
+}
+
+TEST_CASE("SinglePassClusterer DistSet, SimSet and lookups", "[index][cluster]") {
+    using FP = semfp::Fingerprint64;
+    semfp::SinglePassClusterer<64> spc;  // paper defaults
+    REQUIRE(spc.options().threshold == 3);
+    REQUIRE(spc.options().match == semfp::match_policy::centres);
+
+    const auto a1 = spc.add(FP(0xF000000000000000ull), 10);
+    REQUIRE(a1 == semfp::cluster_assignment{10, true, 0});
+    const auto a2 = spc.add(FP(0x00000000000000FFull), 20);
+    REQUIRE(a2.is_new);
+    const auto a3 = spc.add(FP(0xF000000000000001ull), 30);  // 1 bit from 10
+    REQUIRE(a3 == semfp::cluster_assignment{10, false, 1});
+    const auto a4 = spc.add(FP(0x00000000000000F8ull), 40);  // 3 bits from 20
+    REQUIRE(a4 == semfp::cluster_assignment{20, false, 3});
+    const auto a5 = spc.add(FP(0x00000000000000F0ull), 50);  // 4 bits from 20: new centre
+    REQUIRE(a5.is_new);
+    // Tie: 2 bits from both 50 (F0) and a new centre? F3 is 2 from F0... and 2 from FF? no: F3^FF=0C (2).
+    const auto a6 = spc.add(FP(0x00000000000000F3ull), 60);
+    REQUIRE(a6 == semfp::cluster_assignment{20, false, 2});  // earliest centre wins the tie
+
+    REQUIRE(spc.size() == 6);
+    REQUIRE(spc.cluster_count() == 3);
+    REQUIRE(spc.cluster_of(30) == 10u);
+    REQUIRE(spc.cluster_of(60) == 20u);
+    REQUIRE_FALSE(spc.cluster_of(99).has_value());
+    REQUIRE(spc.is_centre(50));
+    REQUIRE_FALSE(spc.is_centre(40));
+    REQUIRE(spc.members(20) == std::vector<std::uint64_t>{20, 40, 60});
+    REQUIRE(spc.members(40).empty());
+    REQUIRE(spc.cluster_size(10) == 2);
+    REQUIRE(spc.cluster_size(30) == 0);
+
+    const auto dist = spc.centres();
+    REQUIRE(dist.size() == 3);
+    REQUIRE(dist[0].id == 50);  // 0xF0 < 0xFF < 0xF000...
+    REQUIRE(dist[1].id == 20);
+    REQUIRE(dist[2].id == 10);
+    REQUIRE(dist[1].size == 3);
+    REQUIRE(dist[2].fingerprint == FP(0xF000000000000000ull));
+
+    REQUIRE_THROWS_AS(spc.add(FP(1), 10), semfp::invalid_argument_error);
+    REQUIRE(spc.size() == 6);
+    REQUIRE_THROWS_AS(semfp::SinglePassClusterer<64>({8, semfp::match_policy::centres}),
+                      semfp::invalid_argument_error);
+    spc.clear();
+    REQUIRE(spc.size() == 0);
+    REQUIRE(spc.centres().empty());
+}
+
+TEST_CASE("SinglePassClusterer members policy chains clusters", "[index][cluster]") {
+    using FP = semfp::Fingerprint64;
+    semfp::SinglePassClusterer<64> spc({2, semfp::match_policy::members});
+    spc.add(FP(0x0ull), 1);
+    spc.add(FP(0x3ull), 2);   // 2 from centre 1
+    spc.add(FP(0xFull), 3);   // 4 from centre, 2 from member 2
+    REQUIRE(spc.cluster_of(3) == 1u);
+    REQUIRE(spc.cluster_count() == 1);
+    semfp::SinglePassClusterer<64> paper({2, semfp::match_policy::centres});
+    paper.add(FP(0x0ull), 1);
+    paper.add(FP(0x3ull), 2);
+    paper.add(FP(0xFull), 3);
+    REQUIRE(paper.cluster_of(3) == 3u);
+}
+
+TEST_CASE("SinglePassClusterer clusters texts with any fingerprinter", "[index][cluster]") {
+    // A toy fingerprinter: the first 8 bytes of the text.
+    auto fingerprinter = [](std::string_view text) {
+        std::uint64_t v = 0;
+        for (std::size_t i = 0; i < 8 && i < text.size(); ++i)
+            v |= static_cast<std::uint64_t>(static_cast<unsigned char>(text[i])) << (8 * i);
+        return semfp::Fingerprint64(v);
+    };
+    const std::vector<std::string> texts = {"abcdefgh", "abcdefgi", "zzzzzzzz", "abcdefgh"};
+    semfp::SinglePassClusterer<64> spc;
+    spc.add_texts(texts, fingerprinter, 100);
+    REQUIRE(spc.cluster_of(101) == 100u);
+    REQUIRE(spc.cluster_of(102) == 102u);
+    REQUIRE(spc.cluster_of(103) == 100u);
+    REQUIRE(spc.members(100) == std::vector<std::uint64_t>{100, 101, 103});
+}
