@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -45,13 +46,14 @@ void BM_Build_Simhash64(benchmark::State& state) {
     set_doc_counters(state);
 }
 
-// The candidate default pipeline of bench/results/quality_dev.md: stopword-filtered bigrams with
-// sub-linear TF (sorts each document's term hashes).
-void BM_Build_Simhash64StopSublinear(benchmark::State& state) {
+// Variants of the Simhash pipeline weighed in bench/results/quality_dev.md: the bundled stopword
+// filter over the bigrams, and sub-linear TF (which sorts each document's term hashes).
+template <bool Stopwords, bool Sublinear>
+void BM_Build_Simhash64Variant(benchmark::State& state) {
     semfp::fingerprint_options o;
-    o.tf = semfp::tf_scaling::sublinear;
-    const semfp::Fingerprinter<semfp::StopwordFilter<Bigram>, semfp::default_hash, 64> fp(
-        semfp::StopwordFilter<Bigram>{}, o);
+    if (Sublinear) o.tf = semfp::tf_scaling::sublinear;
+    using Tok = std::conditional_t<Stopwords, semfp::StopwordFilter<Bigram>, Bigram>;
+    const semfp::Fingerprinter<Tok, semfp::default_hash, 64> fp(Tok{}, o);
     semfp::fingerprint_scratch scratch;
     for (auto _ : state)
         for (const auto& d : g_docs) benchmark::DoNotOptimize(fp(d.text, scratch));
@@ -105,7 +107,9 @@ void BM_Compare_MinHashEstimate(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Build_Simhash64)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Build_Simhash64StopSublinear)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Build_Simhash64Variant, true, false)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Build_Simhash64Variant, false, true)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_Build_Simhash64Variant, true, true)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Build_ShingleSet)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Build_MinHash128)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Build_MinHash128FromSet)->Unit(benchmark::kMillisecond);

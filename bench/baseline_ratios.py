@@ -9,7 +9,9 @@ import json
 import sys
 
 BUILD = [("BM_Build_Simhash64", "Simhash-64 fingerprint (bigrams)"),
-         ("BM_Build_Simhash64StopSublinear", "Simhash-64 fingerprint (bigrams, stopwords, sub-linear TF)"),
+         ("BM_Build_Simhash64Variant<true, false>", "Simhash-64 fingerprint (bigrams, stopwords)"),
+         ("BM_Build_Simhash64Variant<false, true>", "Simhash-64 fingerprint (bigrams, sub-linear TF)"),
+         ("BM_Build_Simhash64Variant<true, true>", "Simhash-64 fingerprint (bigrams, stopwords, sub-linear TF)"),
          ("BM_Build_ShingleSet", "ShingleSet (bigram 3-shingles)"),
          ("BM_Build_MinHash128", "MinHash-128 signature (text -> shingles -> signature)"),
          ("BM_Build_MinHash128FromSet", "MinHash-128 signature from a ShingleSet")]

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -481,7 +482,8 @@ int main(int argc, char** argv) {
     const groups g(d);
     std::string md;
     md += "# Near-duplicate quality on the DEV pairs\n\n";
-    md += "Produced by `bench/run_quality.sh` (program `bench/quality.cpp`) on `" + pairs_path + "`: " +
+    md += "Produced by `bench/run_quality.sh` (program `bench/quality.cpp`) on `" +
+          std::filesystem::path(pairs_path).filename().string() + "`: " +
           std::to_string(d.texts.size()) + " documents, " + std::to_string(d.pairs.size()) + " pairs (" +
           std::to_string(g.get("negative").size()) +
           " distinct pairs as negatives). Recall in %; `natural *` = real near-duplicate man pages "

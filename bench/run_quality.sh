@@ -31,7 +31,7 @@ fi
 
 echo "== scoring methods" >&2
 # Besides the defaults, the candidate default pipeline found by --explore (tables, curves, plot).
-ALSO=${SEMFP_QUALITY_ALSO:-"simhash:tok=bigram-stop,tf=sublinear simhash:bits=128,tok=bigram-stop,tf=sublinear"}
+ALSO=${SEMFP_QUALITY_ALSO:-"simhash:tok=bigram-stop simhash:bits=128,tok=bigram-stop"}
 set --
 for m in $ALSO; do set -- "$@" --also "$m"; done
 "$PROG" "$PAIRS" --explore --out "$OUT/quality_dev.md" --fig2 "$OUT/fig2.dat" "$@"

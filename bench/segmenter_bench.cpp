@@ -11,6 +11,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -25,6 +27,14 @@ std::vector<std::string> g_texts;  // the corpus documents as they are (mixed Ha
 std::vector<std::string> g_han;    // only the Han runs of each document, joined by '\n'
 std::size_t g_bytes = 0;
 std::size_t g_han_bytes = 0;
+
+// CPU time of this process in milliseconds (user + system).
+double cpu_ms() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
 
 // Resident set size in bytes (Linux), 0 elsewhere.
 std::size_t rss_bytes() {
@@ -44,7 +54,7 @@ void run_tokenizer(benchmark::State& state, const Tok& tok, const std::vector<st
         tokens = n;
         benchmark::DoNotOptimize(n);
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
     state.counters["tokens"] = static_cast<double>(tokens);
 }
 
@@ -97,21 +107,25 @@ int main(int argc, char** argv) {
 
     // First use of the embedded dictionary: time and memory, measured once before anything else.
     const std::size_t rss0 = rss_bytes();
+    const double c0 = cpu_ms();
     const auto t0 = std::chrono::steady_clock::now();
     const semfp::Dictionary& dict = semfp::embedded_dictionary();
     const auto t1 = std::chrono::steady_clock::now();
+    const double c1 = cpu_ms();
     const std::size_t rss1 = rss_bytes();
+    const std::size_t forward_bytes = dict.memory_bytes();
     dict.prepare_reverse();
     const auto t2 = std::chrono::steady_clock::now();
+    const double c2 = cpu_ms();
     const std::size_t rss2 = rss_bytes();
     std::printf("corpus: %zu documents, %.2f MB (%.2f MB of Han runs)\n", g_texts.size(), static_cast<double>(g_bytes) / 1e6,
                 static_cast<double>(g_han_bytes) / 1e6);
-    std::printf("embedded dictionary first use: %.1f ms, %.1f MB held, RSS +%.1f MB (%zu words)\n",
-                std::chrono::duration<double, std::milli>(t1 - t0).count(), 0.0 + static_cast<double>(dict.memory_bytes()) / 1e6,
-                static_cast<double>(rss1 - rss0) / 1e6, dict.size());
-    std::printf("reverse trie (reverse/bidirectional modes): +%.1f ms, %.1f MB held in all, RSS +%.1f MB\n",
-                std::chrono::duration<double, std::milli>(t2 - t1).count(), static_cast<double>(dict.memory_bytes()) / 1e6,
-                static_cast<double>(rss2 - rss1) / 1e6);
+    std::printf("embedded dictionary first use: %.1f ms wall, %.1f ms CPU, %.1f MB held, RSS +%.1f MB (%zu words)\n",
+                std::chrono::duration<double, std::milli>(t1 - t0).count(), c1 - c0,
+                static_cast<double>(forward_bytes) / 1e6, static_cast<double>(rss1 - rss0) / 1e6, dict.size());
+    std::printf("reverse trie (reverse/bidirectional modes): +%.1f ms wall, +%.1f ms CPU, %.1f MB held in all, RSS +%.1f MB\n",
+                std::chrono::duration<double, std::milli>(t2 - t1).count(), c2 - c1,
+                static_cast<double>(dict.memory_bytes()) / 1e6, static_cast<double>(rss2 - rss1) / 1e6);
 
     // Arguments: {han_only, mode}.
     benchmark::RegisterBenchmark("CharBigram/mixed", BM_CharBigram)->Args({0});

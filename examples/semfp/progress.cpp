@@ -1,11 +1,23 @@
 #include "progress.hpp"
 
 #include <cstdio>
+#ifdef _WIN32
+#include <io.h>
+#else
 #include <unistd.h>
+#endif
 
 namespace semfp::cli {
 
 namespace {
+bool stderr_is_terminal() {
+#ifdef _WIN32
+    return ::_isatty(::_fileno(stderr)) != 0;
+#else
+    return ::isatty(STDERR_FILENO) == 1;
+#endif
+}
+
 void format_duration(char* out, std::size_t size, double seconds) {
     const auto s = static_cast<long long>(seconds + 0.5);
     if (s >= 3600) {
@@ -17,7 +29,7 @@ void format_duration(char* out, std::size_t size, double seconds) {
 }  // namespace
 
 Progress::Progress(bool enabled)
-    : m_enabled(enabled && ::isatty(STDERR_FILENO) == 1), m_start(clock::now()), m_last(m_start) {}
+    : m_enabled(enabled && stderr_is_terminal()), m_start(clock::now()), m_last(m_start) {}
 
 Progress::~Progress() { finish(); }
 

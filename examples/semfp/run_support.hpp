@@ -10,9 +10,9 @@
 namespace semfp::cli {
 
 /// Documents read, then processed in parallel, per batch (bounded memory, ordered output).
-inline constexpr std::size_t batch_docs = 4096;
+inline constexpr std::size_t batch_docs = 2048;
 /// Approximate input bytes per batch.
-inline constexpr std::size_t batch_bytes = std::size_t{16} << 20;
+inline constexpr std::size_t batch_bytes = std::size_t{4} << 20;
 
 /// Accumulates the time spent in one phase.
 class Stopwatch {

@@ -130,8 +130,8 @@ inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uin
 /// A bucketed table of (key, value) pairs, laid out for memory latency: the top `dir_bits`
 /// (<= 16) bits of a key pick a bucket, and every bucket is one fixed-size block of the arena at
 /// an address computed from the key (no directory to read first). A block holds a small
-/// header (count, overflow list) and up to `cap` entries stored lane-wise: 16-bit lanes of the
-/// key, lane 1 (bits 16..31) first, then the others, then the value halves. A query scans lane
+/// header (count, overflow list) and up to `cap` entries: lane 1 (bits 16..31) of every key in
+/// one run, then per entry a record of the other 16-bit lanes and the value. A query scans lane
 /// 1 of a bucket and rules out entries whose lane differs from the query's in more than k bits
 /// (2 bytes read per candidate). Entries beyond `cap` (skewed data) go to a per-bucket overflow
 /// list. When the table grows by a quarter the arena is rebuilt with more buckets or a larger
@@ -333,7 +333,8 @@ private:
     };
 
     // Block layout in 16-bit units: [count lo, count hi, overflow lo, overflow hi]
-    // [lane 1 x cap] [lane 0 x cap] [lanes 2.. x cap] [value lo x cap] [value hi x cap].
+    // [lane 1 x cap] [record x cap], a record being the other lanes and the value halves, so
+    // that an insert touches two places of the block and a scan reads lane 1 contiguously.
     static constexpr std::size_t header = 4;
 
     [[nodiscard]] std::size_t bucket_of(const key_type& key) const noexcept {
@@ -357,29 +358,33 @@ private:
         blk[3] = static_cast<std::uint16_t>(o >> 16);
     }
 
-    /// Position of lane j (0-based lane of the key) within a block's lane area.
-    [[nodiscard]] static constexpr std::size_t lane_slot(std::size_t j) noexcept {
-        return j == 1 ? 0 : (j == 0 ? 1 : j);
-    }
+    // Units per entry in the record area: the key's lanes other than lane 1, then the value.
+    static constexpr std::size_t record = lanes - 1 + 2;
 
     [[nodiscard]] key_type key_at(const std::uint16_t* blk, std::size_t i) const noexcept {
+        const std::uint16_t* r = blk + header + m_cap + i * record;
         key_type key{};
-        for (std::size_t w = 0; w < Words; ++w)
-            for (std::size_t j = 0; j < 4; ++j)
-                key[w] = (key[w] << 16) | blk[header + lane_slot(w * 4 + j) * m_cap + i];
+        // Lane order in the record: 0, 2, 3, ..., lanes - 1.
+        key[0] = (static_cast<std::uint64_t>(r[0]) << 48) | (static_cast<std::uint64_t>(blk[header + i]) << 32) |
+                 (static_cast<std::uint64_t>(r[1]) << 16) | r[2];
+        for (std::size_t w = 1; w < Words; ++w)
+            for (std::size_t j = 0; j < 4; ++j) key[w] = (key[w] << 16) | r[w * 4 + j - 1];
         return key;
     }
     [[nodiscard]] std::uint32_t value_at(const std::uint16_t* blk, std::size_t i) const noexcept {
-        const std::uint16_t* v = blk + header + lanes * m_cap;
-        return static_cast<std::uint32_t>(v[i]) | (static_cast<std::uint32_t>(v[m_cap + i]) << 16);
+        const std::uint16_t* r = blk + header + m_cap + i * record + (lanes - 1);
+        return static_cast<std::uint32_t>(r[0]) | (static_cast<std::uint32_t>(r[1]) << 16);
     }
     void put(std::uint16_t* blk, std::size_t i, const key_type& key, std::uint32_t value) noexcept {
-        for (std::size_t w = 0; w < Words; ++w)
-            for (std::size_t j = 0; j < 4; ++j)
-                blk[header + lane_slot(w * 4 + j) * m_cap + i] = static_cast<std::uint16_t>(key[w] >> (48 - 16 * j));
-        std::uint16_t* v = blk + header + lanes * m_cap;
-        v[i] = static_cast<std::uint16_t>(value);
-        v[m_cap + i] = static_cast<std::uint16_t>(value >> 16);
+        std::uint16_t* r = blk + header + m_cap + i * record;
+        blk[header + i] = static_cast<std::uint16_t>(key[0] >> 32);
+        r[0] = static_cast<std::uint16_t>(key[0] >> 48);
+        r[1] = static_cast<std::uint16_t>(key[0] >> 16);
+        r[2] = static_cast<std::uint16_t>(key[0]);
+        for (std::size_t w = 1; w < Words; ++w)
+            for (std::size_t j = 0; j < 4; ++j) r[w * 4 + j - 1] = static_cast<std::uint16_t>(key[w] >> (48 - 16 * j));
+        r[lanes - 1] = static_cast<std::uint16_t>(value);
+        r[lanes] = static_cast<std::uint16_t>(value >> 16);
     }
 
     /// Re-lays the table for `n` entries: about 8 to 16 entries per bucket (at most 2^16
@@ -545,14 +550,13 @@ struct plan_step {
 template <std::size_t Bits>
 inline constexpr unsigned max_radius_limit = Bits == 64 ? 7u : 15u;
 
-/// Default number of blocks for (Bits, max_k): about Bits / 22 blocks (multi-index hashing's
-/// optimum is Bits / log2(n), and n is 1 M to 10 M+ here), at least enough that every table is
-/// probed with radius <= 1, at most max_k + 1, and at least Bits / 64.
+/// Default number of blocks for (Bits, max_k): max_k + 1 blocks (each probed once, radius 0)
+/// but no block shorter than 16 bits (the bucket directory has 2^16 entries, and shorter blocks
+/// make the buckets of large indexes long); beyond that, radius-1 probes. For 64 bits: k = 3 ->
+/// four 16-bit blocks (measured fastest at 1 M to 10 M entries, see bench/index_bench.cpp).
 template <std::size_t Bits>
 [[nodiscard]] constexpr unsigned default_block_count(unsigned max_k) noexcept {
-    const unsigned by_size = static_cast<unsigned>((Bits + 21) / 22);
-    unsigned m = std::max(by_size, (max_k + 2) / 2);
-    m = std::min(m, max_k + 1);
+    const unsigned m = std::min<unsigned>(max_k + 1, static_cast<unsigned>(Bits / 16));
     return std::max<unsigned>(m, static_cast<unsigned>(Bits / 64));
 }
 

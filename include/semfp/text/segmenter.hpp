@@ -260,7 +260,7 @@ private:
             if (nf_words != nr_words) {
                 use_forward = nf_words < nr_words;
             } else if (nf_words > 1) {
-                use_forward = singles(s, start, fwd, f, f_end) < singles(s, start, rev, r, r_end);
+                use_forward = singles(start, fwd, f, f_end) < singles(start, rev, r, r_end);
             }
             const std::uint16_t* ends = use_forward ? fwd : rev;
             std::size_t t = use_forward ? f : r;
@@ -278,13 +278,14 @@ private:
         return start;
     }
 
-    // Number of one-code-point tokens among ends[t0..t1] (the first starts at `start`).
-    [[nodiscard]] static std::size_t singles(std::string_view s, std::size_t start, const std::uint16_t* ends,
-                                             std::size_t t0, std::size_t t1) noexcept {
+    // Number of one-character tokens among ends[t0..t1] (the first starts at `start`). Han
+    // characters take three or four bytes, so a token of at most four bytes is one character.
+    [[nodiscard]] static std::size_t singles(std::size_t start, const std::uint16_t* ends, std::size_t t0,
+                                             std::size_t t1) noexcept {
         std::size_t count = 0;
         std::size_t b = start;
         for (std::size_t t = t0; t <= t1; ++t) {
-            if (utf8::decode(s, b).length == ends[t] - b) ++count;
+            if (ends[t] - b <= 4) ++count;
             b = ends[t];
         }
         return count;

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -237,4 +239,122 @@ TEST_CASE("FmmSegmenter composes with StopwordFilter and Fingerprinter", "[segme
     const semfp::Fingerprinter<semfp::FmmSegmenter> fp(seg);
     CHECK(fp("研究生命起源") == fp("研究生命起源"));
     CHECK(fp("研究生命起源") != fp("完全不同的内容"));
+}
+
+namespace {
+
+// Reference maximum matching over one Han run given as code points (brute force).
+using cps = std::vector<char32_t>;
+
+std::vector<std::size_t> ref_forward(const cps& run, const std::set<cps>& words) {
+    std::vector<std::size_t> ends;
+    std::size_t i = 0;
+    while (i < run.size()) {
+        std::size_t len = 1;
+        for (std::size_t l = run.size() - i; l > 1; --l)
+            if (words.count(cps(run.begin() + static_cast<std::ptrdiff_t>(i), run.begin() + static_cast<std::ptrdiff_t>(i + l)))) {
+                len = l;
+                break;
+            }
+        i += len;
+        ends.push_back(i);
+    }
+    return ends;
+}
+
+std::vector<std::size_t> ref_reverse(const cps& run, const std::set<cps>& words) {
+    std::vector<std::size_t> ends;
+    std::size_t e = run.size();
+    while (e > 0) {
+        std::size_t len = 1;
+        for (std::size_t l = e; l > 1; --l)
+            if (words.count(cps(run.begin() + static_cast<std::ptrdiff_t>(e - l), run.begin() + static_cast<std::ptrdiff_t>(e)))) {
+                len = l;
+                break;
+            }
+        ends.insert(ends.begin(), e);
+        e -= len;
+    }
+    return ends;
+}
+
+std::vector<std::size_t> ref_bidirectional(const cps& run, const std::set<cps>& words) {
+    const auto f = ref_forward(run, words);
+    const auto r = ref_reverse(run, words);
+    std::vector<std::size_t> out;
+    std::size_t fi = 0, ri = 0, start = 0;
+    while (fi < f.size()) {
+        std::size_t fe = fi, re = ri;
+        while (f[fe] != r[re]) {
+            if (f[fe] < r[re]) ++fe;
+            else ++re;
+        }
+        auto count_singles = [](const std::vector<std::size_t>& ends, std::size_t b, std::size_t from, std::size_t to) {
+            std::size_t n = 0;
+            for (std::size_t t = from; t <= to; ++t) {
+                if (ends[t] - b == 1) ++n;
+                b = ends[t];
+            }
+            return n;
+        };
+        const std::size_t nf = fe - fi + 1, nr = re - ri + 1;
+        bool use_f = nf < nr;
+        if (nf == nr) use_f = count_singles(f, start, fi, fe) < count_singles(r, start, ri, re);
+        if (use_f) out.insert(out.end(), f.begin() + static_cast<std::ptrdiff_t>(fi), f.begin() + static_cast<std::ptrdiff_t>(fe + 1));
+        else out.insert(out.end(), r.begin() + static_cast<std::ptrdiff_t>(ri), r.begin() + static_cast<std::ptrdiff_t>(re + 1));
+        start = f[fe];
+        fi = fe + 1;
+        ri = re + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("FmmSegmenter agrees with brute-force maximum matching", "[segmenter]") {
+    std::mt19937 rng(42);
+    // A small alphabet (one character outside the BMP) so that words overlap a lot.
+    const cps alphabet{0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94, 0x516D, 0x20001};
+    std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+    std::uniform_int_distribution<int> word_len(2, 5);
+    std::set<cps> words;
+    std::vector<std::string> utf8_words;
+    for (int i = 0; i < 120; ++i) {
+        cps w;
+        const int n = word_len(rng);
+        for (int k = 0; k < n; ++k) w.push_back(alphabet[pick(rng)]);
+        if (!words.insert(w).second) continue;
+        std::string u;
+        for (const char32_t c : w) semfp::utf8::append(u, c);
+        utf8_words.push_back(u);
+    }
+    const semfp::Dictionary d(utf8_words);
+    for (const auto mode : {segment_mode::forward, segment_mode::reverse, segment_mode::bidirectional}) {
+        const semfp::FmmSegmenter seg(d, mode);
+        std::uniform_int_distribution<int> run_len(1, 40);
+        for (int trial = 0; trial < 300; ++trial) {
+            // A few Han runs separated by punctuation and ASCII.
+            std::string text;
+            std::vector<std::string> expected;
+            for (int r = 0; r < 3; ++r) {
+                cps run;
+                const int n = run_len(rng);
+                for (int k = 0; k < n; ++k) run.push_back(alphabet[pick(rng)]);
+                const auto ends = mode == segment_mode::forward   ? ref_forward(run, words)
+                                  : mode == segment_mode::reverse ? ref_reverse(run, words)
+                                                                  : ref_bidirectional(run, words);
+                std::size_t b = 0;
+                for (const std::size_t e : ends) {
+                    std::string tok;
+                    for (std::size_t k = b; k < e; ++k) semfp::utf8::append(tok, run[k]);
+                    expected.push_back(tok);
+                    b = e;
+                }
+                for (const char32_t c : run) semfp::utf8::append(text, c);
+                text += r == 0 ? "\xEF\xBC\x8C" : " x1 ";
+                if (r != 0) expected.emplace_back("x1");
+            }
+            REQUIRE(segment(seg, text) == expected);
+        }
+    }
 }

@@ -1,0 +1,282 @@
+// Index and Single-Pass clustering throughput on synthetic fingerprints (no corpus needed).
+//   semfp_index_bench [--large] [--benchmark_filter=...]
+//
+// Data: N 64-bit fingerprints; 10% are copies of a uniformly chosen earlier one with 0-3 random
+// bit flips, the rest uniformly random (fixed seed). Default run (~1 minute): Single-Pass at
+// N = 100 k and 1 M, the linear-scan clusterer at N = 100 k (full run, assignments compared),
+// the 1 M-centre comparison (a sample of queries timed against a linear scan of all centres,
+// assignments compared), query latency against 1 M entries. `--large` adds N = 10 M and query
+// latency against 10 M entries (needs about 1 GB of memory).
+//
+// Counters: ns_per_fp (CPU time per fingerprint), centres, index_B_per_fp (bytes held by the
+// clusterer / N), peak_rss_B_per_fp (peak resident set of the process / N; includes the 8-byte
+// input fingerprints and everything run before), speedup (linear / index time per query),
+// mismatches (must be 0), p50_ns / p99_ns (single-query latency).
+#include <semfp/index/hamming_index.hpp>
+#include <semfp/index/single_pass_clusterer.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#if defined(__linux__) || defined(__APPLE__)
+#include <sys/resource.h>
+#endif
+
+namespace {
+
+using FP = semfp::Fingerprint64;
+constexpr unsigned hd = 3;
+
+std::vector<FP> make_data(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<FP> fps;
+    fps.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 10 == 0) {
+            std::uint64_t x = fps[rng() % i].value();
+            const auto flips = rng() % 4;
+            for (std::uint64_t f = 0; f < flips; ++f) x ^= std::uint64_t{1} << (rng() % 64);
+            fps.emplace_back(x);
+        } else {
+            fps.emplace_back(rng());
+        }
+    }
+    return fps;
+}
+
+double peak_rss_bytes() {
+#if defined(__linux__)
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss) * 1024.0;
+#elif defined(__APPLE__)
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_maxrss);
+#else
+    return 0;
+#endif
+}
+
+/// The straightforward clusterer: every new fingerprint is compared with every centre. Built
+/// with the popcount instruction where the compiler allows it, so that the speedup is not
+/// inflated by a library-call popcount.
+struct linear_clusterer {
+    std::vector<std::uint64_t> centre_fp;
+    std::vector<std::uint64_t> centre_id;
+
+#if defined(__GNUC__) && defined(__x86_64__)
+    __attribute__((target("popcnt")))
+#endif
+    std::pair<std::size_t, unsigned> nearest(std::uint64_t x) const {
+        std::size_t best = centre_fp.size();
+        unsigned best_d = hd + 1;
+        for (std::size_t c = 0; c < centre_fp.size(); ++c) {
+            const auto d = static_cast<unsigned>(std::popcount(centre_fp[c] ^ x));
+            if (d < best_d) {
+                best_d = d;
+                best = c;
+            }
+        }
+        return {best, best_d};
+    }
+    std::uint64_t add(std::uint64_t x, std::uint64_t id) {
+        const auto [c, d] = nearest(x);
+        if (c != centre_fp.size()) return centre_id[c];
+        centre_fp.push_back(x);
+        centre_id.push_back(id);
+        return id;
+    }
+};
+
+void BM_SinglePass(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto fps = make_data(n, 42);
+    std::size_t centres = 0;
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        semfp::SinglePassClusterer<64> spc;
+        spc.add_range(fps);
+        centres = spc.cluster_count();
+        bytes = spc.memory_usage();
+        benchmark::DoNotOptimize(centres);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+    state.counters["centres"] = static_cast<double>(centres);
+    state.counters["index_B_per_fp"] = static_cast<double>(bytes) / static_cast<double>(n);
+    state.counters["peak_rss_B_per_fp"] = peak_rss_bytes() / static_cast<double>(n);
+    state.counters["ns_per_fp"] =
+        benchmark::Counter(static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
+                                                              benchmark::Counter::kInvert);
+}
+
+/// Full run of both clusterers; assignments must be identical.
+void BM_LinearVsIndex(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto fps = make_data(n, 7);
+    double linear_s = 0;
+    double index_s = 0;
+    std::size_t mismatches = 0;
+    for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        linear_clusterer lin;
+        std::vector<std::uint64_t> lin_cluster(n);
+        for (std::size_t i = 0; i < n; ++i) lin_cluster[i] = lin.add(fps[i].value(), i);
+        const auto t1 = std::chrono::steady_clock::now();
+        semfp::SinglePassClusterer<64> spc;
+        std::vector<std::uint64_t> idx_cluster(n);
+        for (std::size_t i = 0; i < n; ++i) idx_cluster[i] = spc.add(fps[i], i).cluster;
+        const auto t2 = std::chrono::steady_clock::now();
+        linear_s = std::chrono::duration<double>(t1 - t0).count();
+        index_s = std::chrono::duration<double>(t2 - t1).count();
+        mismatches = 0;
+        for (std::size_t i = 0; i < n; ++i) mismatches += lin_cluster[i] != idx_cluster[i];
+    }
+    state.counters["linear_s"] = linear_s;
+    state.counters["index_s"] = index_s;
+    state.counters["speedup"] = linear_s / index_s;
+    state.counters["mismatches"] = static_cast<double>(mismatches);
+}
+
+/// Single-Pass state with about `range(0)` centres; a sample of new fingerprints (half near
+/// copies, half random) is assigned by a linear scan of all centres and by the index.
+void BM_QueryVsLinearScan(benchmark::State& state) {
+    const auto target_centres = static_cast<std::size_t>(state.range(0));
+    const auto fps = make_data(target_centres + target_centres / 8, 9);
+    semfp::SinglePassClusterer<64> spc;
+    spc.add_range(fps);
+    linear_clusterer lin;
+    semfp::HammingIndex<64> index(hd);
+    for (const auto& c : spc.centres()) {
+        lin.centre_fp.push_back(c.fingerprint.value());
+        lin.centre_id.push_back(c.id);
+    }
+    // The linear clusterer's tie rule is "earliest centre": order its centres by id (= arrival).
+    std::vector<std::size_t> order(lin.centre_fp.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return lin.centre_id[a] < lin.centre_id[b]; });
+    linear_clusterer sorted;
+    for (const auto i : order) {
+        sorted.centre_fp.push_back(lin.centre_fp[i]);
+        sorted.centre_id.push_back(lin.centre_id[i]);
+        index.insert(FP(lin.centre_fp[i]), lin.centre_id[i]);
+    }
+    std::mt19937_64 rng(5);
+    std::vector<std::uint64_t> queries;
+    for (int i = 0; i < 2000; ++i) {
+        std::uint64_t x = i % 2 == 0 ? sorted.centre_fp[rng() % sorted.centre_fp.size()] : rng();
+        if (i % 2 == 0)
+            for (std::uint64_t f = rng() % 4; f > 0; --f) x ^= std::uint64_t{1} << (rng() % 64);
+        queries.push_back(x);
+    }
+    double linear_ns = 0;
+    double index_ns = 0;
+    std::size_t mismatches = 0;
+    for (auto _ : state) {
+        std::vector<std::uint64_t> lin_answer;
+        std::vector<std::uint64_t> idx_answer;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (const auto q : queries) {
+            const auto [c, d] = sorted.nearest(q);
+            lin_answer.push_back(c == sorted.centre_fp.size() ? ~0ull : sorted.centre_id[c]);
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        for (const auto q : queries) {
+            std::uint64_t best = ~0ull;
+            unsigned best_d = hd + 1;
+            index.for_each_within(FP(q), hd, [&](const semfp::hamming_match& m) {
+                if (m.distance < best_d || (m.distance == best_d && m.id < best)) {
+                    best_d = m.distance;
+                    best = m.id;
+                }
+            });
+            idx_answer.push_back(best);
+        }
+        const auto t2 = std::chrono::steady_clock::now();
+        linear_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(queries.size());
+        index_ns = std::chrono::duration<double, std::nano>(t2 - t1).count() / static_cast<double>(queries.size());
+        mismatches = 0;
+        for (std::size_t i = 0; i < queries.size(); ++i) mismatches += lin_answer[i] != idx_answer[i];
+    }
+    state.counters["centres"] = static_cast<double>(sorted.centre_fp.size());
+    state.counters["sample"] = static_cast<double>(queries.size());
+    state.counters["linear_ns_per_query"] = linear_ns;
+    state.counters["index_ns_per_query"] = index_ns;
+    state.counters["speedup"] = linear_ns / index_ns;
+    state.counters["mismatches"] = static_cast<double>(mismatches);
+}
+
+/// Latency of single queries (radius 3) against an index of `range(0)` fingerprints.
+void BM_QueryLatency(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    const auto fps = make_data(n, 11);
+    semfp::HammingIndex<64> index(hd);
+    for (std::size_t i = 0; i < n; ++i) index.insert(fps[i], i);
+    std::mt19937_64 rng(3);
+    std::vector<FP> queries;
+    for (int i = 0; i < 20000; ++i) {
+        std::uint64_t x = i % 2 == 0 ? fps[rng() % n].value() : rng();
+        if (i % 2 == 0) x ^= std::uint64_t{1} << (rng() % 64);
+        queries.emplace_back(x);
+    }
+    std::vector<double> ns;
+    std::size_t found = 0;
+    for (auto _ : state) {
+        ns.clear();
+        for (const auto& q : queries) {
+            const auto t0 = std::chrono::steady_clock::now();
+            std::size_t hits = 0;
+            index.for_each_within(q, hd, [&](const semfp::hamming_match&) { ++hits; });
+            const auto t1 = std::chrono::steady_clock::now();
+            found += hits;
+            ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+        }
+    }
+    benchmark::DoNotOptimize(found);
+    std::sort(ns.begin(), ns.end());
+    state.counters["entries"] = static_cast<double>(n);
+    state.counters["p50_ns"] = ns[ns.size() / 2];
+    state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
+    state.counters["index_B_per_entry"] = static_cast<double>(index.memory_usage()) / static_cast<double>(n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bool large = false;
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--large") == 0) large = true;
+        else args.push_back(argv[i]);
+    }
+    int n_args = static_cast<int>(args.size());
+    benchmark::Initialize(&n_args, args.data());
+
+    auto* sp = benchmark::RegisterBenchmark("SinglePass", BM_SinglePass)->Arg(100'000)->Arg(1'000'000);
+    benchmark::RegisterBenchmark("LinearVsIndex", BM_LinearVsIndex)->Arg(100'000)->Iterations(1)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("QueryVsLinearScan", BM_QueryVsLinearScan)
+        ->Arg(100'000)
+        ->Arg(1'000'000)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+    auto* lat = benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)->Arg(1'000'000);
+    if (large) {
+        // Registered last so that the peak RSS they report is their own.
+        benchmark::RegisterBenchmark("SinglePass", BM_SinglePass)->Arg(10'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)->Arg(10'000'000)->Iterations(1);
+    }
+    sp->Iterations(1)->Unit(benchmark::kMillisecond);
+    lat->Iterations(1);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
