@@ -614,7 +614,8 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < extras.size(); ++i) {
             const auto k = largest_k(extras[i], g, extras[i].bits == 128 ? 32 : 12, 0);
             cols.push_back({&extras[i], static_cast<double>(k),
-                            extra_methods[i].substr(extra_methods[i].find(':') + 1) + ", k <= " + std::to_string(k)});
+                            "Simhash-" + std::to_string(extras[i].bits) + " " +
+                                extra_methods[i].substr(extra_methods[i].find(':') + 1) + ", k <= " + std::to_string(k)});
         }
         cols.push_back({&shingle, 0.95, "Shingle, J >= 0.95"});
         cols.push_back({&shingle, 0.8, "Shingle, J >= 0.8"});

@@ -75,6 +75,7 @@ public:
             return {centre, false, best_j};
         }
         m_cluster_of.emplace(id, id);
+        m_centre_index.emplace(id, m_centres.size());
         m_lsh.insert(signature, id);
         m_centre_sets.push_back(std::move(shingles));
         m_sizes.push_back(1);
@@ -87,6 +88,19 @@ public:
         const auto it = m_cluster_of.find(id);
         if (it == m_cluster_of.end()) return std::nullopt;
         return it->second;
+    }
+
+    /// True when `id` was added. O(1).
+    [[nodiscard]] bool contains(const Id& id) const { return m_cluster_of.contains(id); }
+
+    /// True when `id` is the centre of a cluster. O(1).
+    [[nodiscard]] bool is_centre(const Id& id) const { return m_centre_index.contains(id); }
+
+    /// Number of members of the cluster whose centre is `centre_id`, the centre included (0 when
+    /// `centre_id` is not a centre). O(1).
+    [[nodiscard]] std::size_t cluster_size(const Id& centre_id) const {
+        const auto it = m_centre_index.find(centre_id);
+        return it == m_centre_index.end() ? 0 : m_sizes[it->second];
     }
 
     /// The centre ids in creation order.
@@ -123,6 +137,7 @@ private:
     std::vector<std::size_t> m_sizes;           // by centre index
     std::vector<Id> m_centres;                  // by centre index
     std::unordered_map<Id, Id> m_cluster_of;    // text id -> centre id
+    std::unordered_map<Id, std::size_t> m_centre_index;  // centre id -> centre index
 };
 
 }  // namespace v0

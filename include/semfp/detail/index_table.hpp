@@ -86,25 +86,38 @@ template <std::size_t Words>
     else return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
 }
 
+/// Width of the lane-filter kernel; lane runs are padded to a multiple of it.
+inline constexpr std::size_t lane_chunk = 16;
+
 /// Bit i of the result is set if the 16-bit lanes `a[i]` and `q` differ in at most K bits
-/// (n <= 64). Branch-free so that compilers vectorise it.
+/// (i < lane_chunk). Fixed trip count and no branches, so that compilers vectorise it even at
+/// -O2 (SSE2 handles eight lanes per instruction).
 template <unsigned K>
-[[nodiscard]] inline std::uint64_t lane_filter(const std::uint16_t* a, std::size_t n, std::uint16_t q) noexcept {
-    std::uint64_t mask = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+[[nodiscard]] inline std::uint32_t lane_filter(const std::uint16_t* a, std::uint16_t q) noexcept {
+    std::uint8_t ok[lane_chunk];
+    for (std::size_t i = 0; i < lane_chunk; ++i) {
         auto y = static_cast<std::uint16_t>(a[i] ^ q);
         for (unsigned j = 0; j < K; ++j) y = static_cast<std::uint16_t>(y & (y - 1));
-        mask |= static_cast<std::uint64_t>(y == 0) << i;
+        ok[i] = y == 0;
     }
-    return mask;
+    std::uint64_t lo;
+    std::uint64_t hi;
+    std::memcpy(&lo, ok, 8);
+    std::memcpy(&hi, ok + 8, 8);
+    if ((lo | hi) == 0) return 0;
+    std::uint32_t m = 0;
+    for (std::size_t i = 0; i < lane_chunk; ++i) m |= static_cast<std::uint32_t>(ok[i]) << i;
+    return m;
 }
 
-/// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`.
+/// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`; `a` must be readable up to n
+/// rounded up to a multiple of `lane_chunk`.
 template <class F>
 inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, F&& f) {
     auto run = [&]<unsigned K>(std::integral_constant<unsigned, K>) {
-        for (std::size_t base = 0; base < n; base += 64) {
-            std::uint64_t m = lane_filter<K>(a + base, std::min<std::size_t>(64, n - base), q);
+        for (std::size_t base = 0; base < n; base += lane_chunk) {
+            std::uint32_t m = lane_filter<K>(a + base, q);
+            if (n - base < lane_chunk) m &= (std::uint32_t{1} << (n - base)) - 1;
             while (m != 0) {
                 f(base + static_cast<std::size_t>(std::countr_zero(m)));
                 m &= m - 1;
@@ -263,13 +276,35 @@ public:
     /// Hints the processor to load the bucket of `prefix` (same arguments as `for_each_match`).
     void prefetch(std::uint64_t prefix, unsigned bits) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-        if (m_size == 0 || bits < m_dir_bits) return;
-        const std::uint16_t* blk = block(static_cast<std::size_t>(prefix >> (bits - m_dir_bits)));
-        __builtin_prefetch(blk);
-        __builtin_prefetch(blk + 32);
+        // A prefetch never faults, so an out-of-range address (empty table) is harmless; integer
+        // arithmetic avoids forming an invalid pointer.
+        const unsigned shift = bits >= m_dir_bits ? bits - m_dir_bits : 0;
+        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(m_arena.get()) +
+                                  static_cast<std::uintptr_t>((prefix >> shift) * m_stride * sizeof(std::uint16_t));
+        __builtin_prefetch(reinterpret_cast<const void*>(at));
+        __builtin_prefetch(reinterpret_cast<const void*>(at + 64));
+        // GCC treats prefetches as side-effect free and may delete a call to a function that
+        // only prefetches (it becomes "pure" with an unused result); an empty volatile asm
+        // marks the call as having an effect without touching memory.
+        asm volatile("" : : "r"(at));
 #else
         (void)prefix;
         (void)bits;
+#endif
+    }
+
+    /// Hints the processor to load, for writing, the slot that inserting `key` would fill.
+    /// Reads the bucket header: issue it after `prefetch` has brought the bucket in.
+    void prefetch_insert(const key_type& key) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+        if (m_arena_size == 0) return;
+        const std::uint16_t* blk = block(bucket_of(key));
+        const std::uint32_t c = std::min(count_of(blk), m_cap - 1);
+        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(blk + header + m_cap + c * record);
+        __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
+        asm volatile("" : : "r"(at));  // see prefetch
+#else
+        (void)key;
 #endif
     }
 
@@ -397,7 +432,7 @@ private:
         const std::size_t limit = std::max<std::size_t>(n + n / 4, 16);
         const double lambda = static_cast<double>(limit) / static_cast<double>(buckets);
         auto cap = static_cast<std::size_t>(lambda + 3.0 * std::sqrt(lambda) + 2.0);
-        cap = (cap + 3) & ~std::size_t{3};
+        cap = (cap + lane_chunk - 1) & ~(lane_chunk - 1);
         const std::size_t stride = header + cap * (lanes + 2);
         lane_table t;
         t.m_dir_bits = dir_bits;
@@ -458,6 +493,18 @@ public:
             if (h != none) t.insert(id_of(h), h);
         t.m_size = m_size;
         swap(t);
+    }
+
+    /// Hints the processor to load the slot where a lookup of `id` starts.
+    void prefetch(std::uint64_t id) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(m_slots.data()) +
+                                  static_cast<std::uintptr_t>(home(id) * sizeof(std::uint32_t));
+        __builtin_prefetch(reinterpret_cast<const void*>(at));
+        asm volatile("" : : "r"(at));  // see lane_table::prefetch
+#else
+        (void)id;
+#endif
     }
 
     /// Inserts after `reserve(1, ...)`; `id` must be absent.
@@ -690,6 +737,12 @@ public:
             for_each_mask(b, step.radius,
                           [&](std::uint64_t mask) { m_tables[step.table].prefetch(qblock ^ mask, b); });
         }
+    }
+
+    /// Hints the processor to load the slots an insert of `q` would write (issue it a few
+    /// items after `prefetch(q, ...)`).
+    void prefetch_insert(const key_type& q) const noexcept {
+        for (unsigned t = 0; t < m_tables.size(); ++t) m_tables[t].prefetch_insert(key_of(q, t));
     }
 
     /// Calls `f(value, distance)` once for every entry within distance `k` of `q`

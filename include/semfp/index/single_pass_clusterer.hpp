@@ -166,13 +166,18 @@ public:
         requires std::convertible_to<std::ranges::range_reference_t<R>, const fingerprint_type&>
     void add_range(R&& fps, std::uint64_t first_id = 0) {
         if constexpr (std::ranges::random_access_range<R> && std::ranges::sized_range<R>) {
-            constexpr std::size_t ahead = 8;
+            constexpr std::size_t ahead = 16;
             auto first = std::ranges::begin(fps);
             const auto n = static_cast<std::size_t>(std::ranges::size(fps));
             for (std::size_t i = 0; i < n; ++i) {
                 if (i + ahead < n) {
                     const fingerprint_type& next = first[static_cast<std::ptrdiff_t>(i + ahead)];
                     m_index.prefetch(next.data(), m_options.threshold);
+                    m_ids.prefetch(first_id + i + ahead);
+                }
+                if (i + ahead / 4 < n) {
+                    const fingerprint_type& soon = first[static_cast<std::ptrdiff_t>(i + ahead / 4)];
+                    m_index.prefetch_insert(soon.data());
                 }
                 const fingerprint_type& fp = first[static_cast<std::ptrdiff_t>(i)];
                 add(fp, first_id + i);

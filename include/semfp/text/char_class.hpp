@@ -11,7 +11,7 @@ inline namespace v0 {
 
 /// Coarse class of a code point, as the tokenizers need it.
 enum class char_class : std::uint8_t {
-    han,          ///< CJK unified ideographs (all extensions), compatibility ideographs, U+3007
+    han,          ///< CJK unified ideographs (all extensions), compatibility ideographs, U+3005..U+3007
     ascii_letter, ///< A-Z, a-z
     ascii_digit,  ///< 0-9
     space,        ///< ASCII and Unicode white space, including U+3000 IDEOGRAPHIC SPACE
@@ -22,10 +22,11 @@ enum class char_class : std::uint8_t {
     other,        ///< controls, NUL, U+FFFD (malformed input), private use, emoji and unassigned ranges
 };
 
-/// True for CJK ideographs: URO, Extensions A-I, compatibility ideographs, and U+3007.
+/// True for CJK ideographs: URO, Extensions A-I, compatibility ideographs, and U+3005..U+3007
+/// (iteration mark, closing mark, ideographic zero), which behave as ideographs in words.
 [[nodiscard]] constexpr bool is_han(char32_t c) noexcept {
     return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x323AF) ||
-           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F) || c == 0x3007;
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F) || (c >= 0x3005 && c <= 0x3007);
 }
 
 /// Classifies a code point. O(1), branch only on ranges.

@@ -83,7 +83,15 @@ TEST_CASE("JaccardClusterer equals an exhaustive single-pass reference", "[basel
     std::size_t total = 0;
     for (const std::size_t n : clusterer.cluster_sizes()) total += n;
     CHECK(total == texts.size());
-    for (std::size_t i = 0; i < texts.size(); ++i) CHECK(clusterer.cluster_of(i) == expected[i]);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        CHECK(clusterer.cluster_of(i) == expected[i]);
+        CHECK(clusterer.contains(i));
+        CHECK(clusterer.is_centre(i) == (expected[i] == i));
+    }
+    for (std::size_t c = 0; c < centre_ids.size(); ++c)
+        CHECK(clusterer.cluster_size(centre_ids[c]) == clusterer.cluster_sizes()[c]);
+    CHECK(clusterer.cluster_size(texts.size() + 5) == 0);
+    CHECK_FALSE(clusterer.contains(texts.size()));
     CHECK_FALSE(clusterer.cluster_of(texts.size()).has_value());
     // The test data must exercise both outcomes.
     CHECK(centre_ids.size() > 1);

@@ -22,6 +22,7 @@ using strings = std::vector<std::string>;
 
 TEST_CASE("char classes", "[char_class]") {
     CHECK(semfp::classify(U'\u4E2D') == semfp::char_class::han);
+    CHECK(semfp::classify(U'\u3005') == semfp::char_class::han);  // 々
     CHECK(semfp::classify(0x20000) == semfp::char_class::han);
     CHECK(semfp::classify(U'a') == semfp::char_class::ascii_letter);
     CHECK(semfp::classify(U'7') == semfp::char_class::ascii_digit);
