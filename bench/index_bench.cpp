@@ -5,13 +5,13 @@
 // bit flips, the rest uniformly random (fixed seed). Default run (~1 minute): Single-Pass at
 // N = 100 k and 1 M, the linear-scan clusterer at N = 100 k (full run, assignments compared),
 // the 1 M-centre comparison (a sample of queries timed against a linear scan of all centres,
-// assignments compared), query latency against 1 M entries. `--large` adds N = 10 M and query
-// latency against 10 M entries (needs about 1 GB of memory).
+// assignments compared), query latency against 1 M entries for three block layouts.
+// `--large` adds N = 10 M and query latency against 10 M entries (needs about 1.5 GB).
 //
-// Counters: ns_per_fp (CPU time per fingerprint), centres, index_B_per_fp (bytes held by the
+// Counters: ns_per_fp (wall time per fingerprint), centres, index_B_per_fp (bytes held by the
 // clusterer / N), peak_rss_B_per_fp (peak resident set of the process / N; includes the 8-byte
 // input fingerprints and everything run before), speedup (linear / index time per query),
-// mismatches (must be 0), p50_ns / p99_ns (single-query latency).
+// mismatches (must be 0), p50_ns / p99_ns / mean_ns (single-query latency), insert_ns.
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 
@@ -103,9 +103,12 @@ void BM_SinglePass(benchmark::State& state) {
     const auto fps = make_data(n, 42);
     std::size_t centres = 0;
     std::size_t bytes = 0;
+    double seconds = 0;
     for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
         semfp::SinglePassClusterer<64> spc;
         spc.add_range(fps);
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         centres = spc.cluster_count();
         bytes = spc.memory_usage();
         benchmark::DoNotOptimize(centres);
@@ -114,9 +117,7 @@ void BM_SinglePass(benchmark::State& state) {
     state.counters["centres"] = static_cast<double>(centres);
     state.counters["index_B_per_fp"] = static_cast<double>(bytes) / static_cast<double>(n);
     state.counters["peak_rss_B_per_fp"] = peak_rss_bytes() / static_cast<double>(n);
-    state.counters["ns_per_fp"] =
-        benchmark::Counter(static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
-                                                              benchmark::Counter::kInvert);
+    state.counters["ns_per_fp"] = seconds * 1e9 / static_cast<double>(n);
 }
 
 /// Full run of both clusterers; assignments must be identical.
@@ -215,12 +216,16 @@ void BM_QueryVsLinearScan(benchmark::State& state) {
     state.counters["mismatches"] = static_cast<double>(mismatches);
 }
 
-/// Latency of single queries (radius 3) against an index of `range(0)` fingerprints.
+/// Latency of single queries (radius 3) against an index of `range(0)` fingerprints, with
+/// `range(1)` blocks (0: the default layout).
 void BM_QueryLatency(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
+    const auto blocks = static_cast<unsigned>(state.range(1));
     const auto fps = make_data(n, 11);
-    semfp::HammingIndex<64> index(hd);
+    semfp::HammingIndex<64> index = blocks == 0 ? semfp::HammingIndex<64>(hd) : semfp::HammingIndex<64>(hd, blocks);
+    const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < n; ++i) index.insert(fps[i], i);
+    const double insert_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::mt19937_64 rng(3);
     std::vector<FP> queries;
     for (int i = 0; i < 20000; ++i) {
@@ -242,8 +247,13 @@ void BM_QueryLatency(benchmark::State& state) {
         }
     }
     benchmark::DoNotOptimize(found);
+    double total = 0;
+    for (const double x : ns) total += x;
     std::sort(ns.begin(), ns.end());
     state.counters["entries"] = static_cast<double>(n);
+    state.counters["blocks"] = static_cast<double>(index.block_count());
+    state.counters["insert_ns"] = insert_s * 1e9 / static_cast<double>(n);
+    state.counters["mean_ns"] = total / static_cast<double>(ns.size());
     state.counters["p50_ns"] = ns[ns.size() / 2];
     state.counters["p99_ns"] = ns[ns.size() * 99 / 100];
     state.counters["index_B_per_entry"] = static_cast<double>(index.memory_usage()) / static_cast<double>(n);
@@ -268,11 +278,16 @@ int main(int argc, char** argv) {
         ->Arg(1'000'000)
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
-    auto* lat = benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)->Arg(1'000'000);
+    // Layout comparison at 1 M entries: 2 blocks (radius-1 probes), 3 (one radius-1 table),
+    // 4 (the default for k = 3: four exact 16-bit probes).
+    auto* lat = benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)
+                    ->Args({1'000'000, 2})
+                    ->Args({1'000'000, 3})
+                    ->Args({1'000'000, 4});
     if (large) {
         // Registered last so that the peak RSS they report is their own.
         benchmark::RegisterBenchmark("SinglePass", BM_SinglePass)->Arg(10'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)->Arg(10'000'000)->Iterations(1);
+        benchmark::RegisterBenchmark("QueryLatency", BM_QueryLatency)->Args({10'000'000, 0})->Iterations(1);
     }
     sp->Iterations(1)->Unit(benchmark::kMillisecond);
     lat->Iterations(1);

@@ -581,6 +581,8 @@ int main(int argc, char** argv) {
                 for (const char* tf : {"raw", "sublinear"}) specs.push_back(b + ",tok=" + tok + ",tf=" + tf);
             for (const char* hash : {"mixed-sdbm", "sdbm", "mixed-fnv1a", "fnv1a", "murmur3"})
                 specs.push_back(b + ",hash=" + hash);
+            for (const char* hash : {"mixed-sdbm", "mixed-fnv1a", "murmur3"})
+                specs.push_back(b + ",tok=bigram-stop,hash=" + hash);
             specs.push_back(b + ",fold=0");
         }
         for (const auto& m : specs) {

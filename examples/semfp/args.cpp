@@ -95,7 +95,7 @@ int parse_and_run(int argc, char** argv) {
                        "simhash (Hamming distance <= --hd), shingle (exact shingle Jaccard >= --threshold, "
                        "candidates from MinHash LSH) or minhash (estimated Jaccard >= --threshold)")
         ->transform(names_of(method_names));
-    dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: 3 per 64 bits; at most 7 per 64 bits)")
+    dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: semfp::recommended_distance, 5 for 64 bits, 15 for 128)")
         ->check(CLI::Range(0, 128));
     dd_app->add_flag("--match-members", dd.match_members,
                      "simhash: join the cluster of the nearest earlier document, not only of the nearest centre");

@@ -4,6 +4,7 @@
 #include <semfp/baseline/minhash.hpp>
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/core/fingerprint.hpp>
+#include <semfp/core/fingerprinter.hpp>
 #include <semfp/error.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 
@@ -169,7 +170,8 @@ std::unique_ptr<Clustering> make_clustering(const dedup_command& cmd, const Engi
             return std::make_unique<MinHashClustering>(engine, cmd.threshold, cmd.pipeline.shingle_width);
         case dedup_method::simhash: break;
     }
-    const unsigned radius = cmd.hd >= 0 ? static_cast<unsigned>(cmd.hd) : 3u * engine.bits() / 64u;
+    const unsigned radius = cmd.hd >= 0 ? static_cast<unsigned>(cmd.hd)
+                                      : (engine.bits() == 64 ? semfp::recommended_distance<64> : semfp::recommended_distance<128>);
     if (engine.bits() == 128) return std::make_unique<SimhashClustering<128>>(engine, radius, cmd.match_members);
     return std::make_unique<SimhashClustering<64>>(engine, radius, cmd.match_members);
 }

@@ -58,7 +58,7 @@ struct dedup_command {
     pipeline_options pipeline;
     run_options run;
     dedup_method method = dedup_method::simhash;
-    int hd = -1;               ///< Hamming radius; -1: 3 per 64 bits
+    int hd = -1;               ///< Hamming radius; -1: semfp::recommended_distance
     bool match_members = false;  ///< simhash: compare with every member, not only centres
     double threshold = 0.95;   ///< Jaccard threshold of shingle/minhash
     std::string out = "-";     ///< one line per document

@@ -9,6 +9,7 @@
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/weighting.hpp>
 #include <semfp/text/normalize.hpp>
+#include <semfp/text/stopwords.hpp>
 #include <semfp/text/tokenizers.hpp>
 
 #include <algorithm>
@@ -124,16 +125,25 @@ private:
     fingerprint_options m_options{};
 };
 
-/// The tokenizer of the one-call pipeline `semfp::fingerprint` (see README "Defaults").
-using default_tokenizer = CharBigramTokenizer;
+/// The tokenizer of the one-call pipeline `semfp::fingerprint`: character bigrams of CJK runs
+/// and whole ASCII words, without the bundled Chinese stopwords. Chosen by measurement on the
+/// evaluation pairs (README "Defaults"): at zero false positives it recognizes more edited copies
+/// than plain bigrams, unigrams, trigrams and dictionary words.
+using default_tokenizer = StopwordFilter<CharBigramTokenizer>;
+
+/// The recommended Hamming radius for near-duplicates of the default pipeline: the largest
+/// distance with no false positive on the 179,646 distinct pairs of the evaluation set
+/// (5 of 64 bits, 15 of 128 bits; README "Defaults" has the recall at these radii).
+template <std::size_t Bits>
+inline constexpr unsigned recommended_distance = Bits == 64 ? 5u : 15u;
 
 /// The one-call pipeline's fingerprinter type.
 template <std::size_t Bits = 64>
 using DefaultFingerprinter = Fingerprinter<default_tokenizer, default_hash, Bits>;
 
 /// The `Bits`-bit fingerprint of `text` with semfp's defaults: normalization (width, case,
-/// Traditional -> Simplified), character bigrams of Han runs plus whole ASCII words, raw term
-/// frequency, `default_hash`. Thread-safe; allocation-free in steady state (per-thread scratch).
+/// Traditional -> Simplified), character bigrams of CJK runs plus whole ASCII words without
+/// stopwords, raw term frequency, `default_hash`. Compare with `recommended_distance<Bits>`. Thread-safe; allocation-free in steady state (per-thread scratch).
 template <std::size_t Bits = 64>
 [[nodiscard]] Fingerprint<Bits> fingerprint(std::string_view text) {
     static const DefaultFingerprinter<Bits> fingerprinter{};

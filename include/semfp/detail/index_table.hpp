@@ -111,7 +111,7 @@ template <unsigned K>
 }
 
 /// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`; `a` must be readable up to n
-/// rounded up to a multiple of `lane_chunk`.
+/// rounded up to a multiple of `lane_chunk` (values past n are ignored).
 template <class F>
 inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, F&& f) {
     auto run = [&]<unsigned K>(std::integral_constant<unsigned, K>) {
@@ -148,7 +148,8 @@ inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uin
 /// 1 of a bucket and rules out entries whose lane differs from the query's in more than k bits
 /// (2 bytes read per candidate). Entries beyond `cap` (skewed data) go to a per-bucket overflow
 /// list. When the table grows by a quarter the arena is rebuilt with more buckets or a larger
-/// `cap` (amortised O(1) per insert). Everything is stored as 16-bit units (no type punning).
+/// `cap` (room for the quarter plus 2.5 standard deviations; amortised O(1) per insert).
+/// Everything is stored as 16-bit units (no type punning).
 template <std::size_t Words>
 class lane_table {
 public:
@@ -278,11 +279,12 @@ public:
 #if defined(__GNUC__) || defined(__clang__)
         // A prefetch never faults, so an out-of-range address (empty table) is harmless; integer
         // arithmetic avoids forming an invalid pointer.
-        const unsigned shift = bits >= m_dir_bits ? bits - m_dir_bits : 0;
+        const unsigned shift = bits >= m_dir_bits ? std::min(bits - m_dir_bits, 63u) : 0;
         const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(m_arena.get()) +
                                   static_cast<std::uintptr_t>((prefix >> shift) * m_stride * sizeof(std::uint16_t));
-        __builtin_prefetch(reinterpret_cast<const void*>(at));
-        __builtin_prefetch(reinterpret_cast<const void*>(at + 64));
+        // The header and lane run of a bucket: (4 + cap) 16-bit units, at most 8 lines.
+        const std::size_t lines = std::min<std::size_t>((header + m_cap) * sizeof(std::uint16_t) / 64 + 1, 8);
+        for (std::size_t l = 0; l < lines; ++l) __builtin_prefetch(reinterpret_cast<const void*>(at + 64 * l));
         // GCC treats prefetches as side-effect free and may delete a call to a function that
         // only prefetches (it becomes "pure" with an unused result); an empty volatile asm
         // marks the call as having an effect without touching memory.
@@ -423,7 +425,7 @@ private:
     }
 
     /// Re-lays the table for `n` entries: about 8 to 16 entries per bucket (at most 2^16
-    /// buckets), room in every block for a quarter more entries plus three standard deviations,
+    /// buckets), room in every block for a quarter more entries plus 2.5 standard deviations,
     /// so that for well-mixed fingerprints overflow lists stay rare.
     void rebuild(std::size_t n) {
         const auto lg = static_cast<unsigned>(std::bit_width(n));
@@ -431,8 +433,9 @@ private:
         const std::size_t buckets = std::size_t{1} << dir_bits;
         const std::size_t limit = std::max<std::size_t>(n + n / 4, 16);
         const double lambda = static_cast<double>(limit) / static_cast<double>(buckets);
-        auto cap = static_cast<std::size_t>(lambda + 3.0 * std::sqrt(lambda) + 2.0);
-        cap = (cap + lane_chunk - 1) & ~(lane_chunk - 1);
+        // The lane kernel reads whole chunks: past `cap` it reads the block's own records, so
+        // `cap` needs no rounding, only enough records behind the lanes (cap >= 4).
+        const auto cap = std::max<std::size_t>(static_cast<std::size_t>(lambda + 2.5 * std::sqrt(lambda) + 2.0), 4);
         const std::size_t stride = header + cap * (lanes + 2);
         lane_table t;
         t.m_dir_bits = dir_bits;

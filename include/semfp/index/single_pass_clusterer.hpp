@@ -166,7 +166,7 @@ public:
         requires std::convertible_to<std::ranges::range_reference_t<R>, const fingerprint_type&>
     void add_range(R&& fps, std::uint64_t first_id = 0) {
         if constexpr (std::ranges::random_access_range<R> && std::ranges::sized_range<R>) {
-            constexpr std::size_t ahead = 16;
+            constexpr std::size_t ahead = 8;
             auto first = std::ranges::begin(fps);
             const auto n = static_cast<std::size_t>(std::ranges::size(fps));
             for (std::size_t i = 0; i < n; ++i) {
@@ -438,6 +438,19 @@ private:
     std::vector<std::uint32_t> m_centre_tail;   // cluster number -> last member
     std::vector<std::uint32_t> m_centre_size;   // cluster number -> member count
 };
+
+/// Clusters `fps` (a range of `Fingerprint<Bits>`) in one pass, the i-th under id
+/// `first_id + i`, and returns the clusterer (query it with `cluster_of`, `centres`,
+/// `members`). Throws `invalid_argument_error` for a bad threshold.
+template <std::ranges::input_range R>
+    requires requires { std::ranges::range_value_t<R>::bits; }
+[[nodiscard]] SinglePassClusterer<std::ranges::range_value_t<R>::bits> single_pass(R&& fps,
+                                                                                  const cluster_options& options = {},
+                                                                                  std::uint64_t first_id = 0) {
+    SinglePassClusterer<std::ranges::range_value_t<R>::bits> spc(options);
+    spc.add_range(std::forward<R>(fps), first_id);
+    return spc;
+}
 
 }  // namespace v0
 }  // namespace semfp

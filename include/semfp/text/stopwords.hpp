@@ -10,6 +10,7 @@
 #include <semfp/text/data/stopwords_zh.hpp>
 #include <semfp/text/utf8.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -126,8 +127,13 @@ private:
 template <Tokenizer Tok>
 class StopwordFilter {
 public:
+    /// Filters a default-constructed `Tok` with the bundled Chinese list.
+    StopwordFilter()
+        requires std::default_initializable<Tok>
+        : StopwordFilter(Tok{}) {}
+
     /// Filters `tok` with the bundled Chinese list.
-    explicit StopwordFilter(Tok tok = Tok{}) : StopwordFilter(std::move(tok), bundled_stopwords()) {}
+    explicit StopwordFilter(Tok tok) : StopwordFilter(std::move(tok), bundled_stopwords()) {}
 
     /// Filters `tok` with `list` (shared, not copied).
     StopwordFilter(Tok tok, std::shared_ptr<const StopwordList> list)

@@ -84,8 +84,7 @@ void check_against_reference(unsigned hd, semfp::match_policy match, std::size_t
         REQUIRE(a.distance == ref.distance[i]);
     }
     // Batch API gives the same clusters.
-    semfp::SinglePassClusterer<Bits> batch({hd, match});
-    batch.add_range(fps, 1000);
+    const auto batch = semfp::single_pass(fps, {hd, match}, 1000);
     for (std::size_t i = 0; i < fps.size(); ++i) REQUIRE(batch.cluster_of(1000 + i) == 1000 + ref.cluster_of[i]);
     REQUIRE(batch.cluster_count() == spc.cluster_count());
 }
