@@ -113,7 +113,7 @@ void BM_SinglePass(benchmark::State& state) {
         bytes = spc.memory_usage();
         benchmark::DoNotOptimize(centres);
     }
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
     state.counters["centres"] = static_cast<double>(centres);
     state.counters["index_B_per_fp"] = static_cast<double>(bytes) / static_cast<double>(n);
     state.counters["peak_rss_B_per_fp"] = peak_rss_bytes() / static_cast<double>(n);

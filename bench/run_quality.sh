@@ -30,8 +30,8 @@ if [ ! -f "$PAIRS" ] || [ ! -f "$OUT/dev_pairs.docs.jsonl" ]; then
 fi
 
 echo "== scoring methods" >&2
-# Besides the defaults, the candidate default pipeline found by --explore (tables, curves, plot).
-ALSO=${SEMFP_QUALITY_ALSO:-"simhash:tok=bigram-stop simhash:bits=128,tok=bigram-stop"}
+# Besides the defaults, plain character bigrams (the default before stopword filtering was measured).
+ALSO=${SEMFP_QUALITY_ALSO:-"simhash:tok=bigram simhash:bits=128,tok=bigram"}
 set --
 for m in $ALSO; do set -- "$@" --also "$m"; done
 "$PROG" "$PAIRS" --explore --out "$OUT/quality_dev.md" --fig2 "$OUT/fig2.dat" "$@"

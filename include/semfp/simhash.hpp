@@ -15,7 +15,20 @@
 #include <semfp/core/weighting.hpp>
 
 #include <semfp/text/char_class.hpp>
+#include <semfp/text/dictionary.hpp>
+#include <semfp/text/encoding.hpp>
+#include <semfp/text/html.hpp>
 #include <semfp/text/normalize.hpp>
+#include <semfp/text/script_fold.hpp>
+#include <semfp/text/segmenter.hpp>
 #include <semfp/text/stopwords.hpp>
 #include <semfp/text/tokenizers.hpp>
 #include <semfp/text/utf8.hpp>
+
+#include <semfp/index/hamming_index.hpp>
+#include <semfp/index/serialization.hpp>
+#include <semfp/index/single_pass_clusterer.hpp>
+
+#include <semfp/baseline/jaccard_clusterer.hpp>
+#include <semfp/baseline/minhash.hpp>
+#include <semfp/baseline/shingle.hpp>

@@ -1,16 +1,21 @@
 #pragma once
 /// \file
-/// Internals of `HammingIndex` and `SinglePassClusterer`: an ordered linear-probing table of
-/// rotated fingerprints, the multi-index block layout and the exact query plan.
+/// Internals of `HammingIndex` and `SinglePassClusterer`: bucketed tables of rotated
+/// fingerprints, the multi-index block layout, the exact query plan and an id map.
 ///
-/// Design (multi-index hashing with generalised pigeonhole, Norouzi et al. 2012, the dynamic
-/// cousin of Manku et al. 2007's permuted tables): the `Bits` bits are cut into `m` contiguous
-/// blocks. Table `t` stores every fingerprint rotated so that block `t` is its most significant
-/// bits, in an ordered hash table (Amble and Knuth 1974: linear probing whose home slot is a
-/// monotone function of the key, so the table is a sorted array with gaps). If
-/// `d(a, b) <= k` and radii `r_t` satisfy `sum(r_t + 1) >= k + 1` over the probed tables, then
-/// some block has `d_t <= r_t`; probing every block value within `r_t` of the query's block
-/// therefore finds every answer. The plan for each `k` picks the tables and radii.
+/// Design (multi-index hashing with the generalised pigeonhole principle, Norouzi et al. 2012,
+/// the dynamic cousin of Manku et al. 2007's permuted tables): the `Bits` bits are cut into `m`
+/// contiguous blocks. Table `t` stores every fingerprint rotated so that block `t` is its most
+/// significant bits, bucketed by (a prefix of) that block. If `d(a, b) <= k` and radii `r_t`
+/// satisfy `sum(r_t + 1) >= k + 1` over the probed tables, then some block has `d_t <= r_t`;
+/// probing every block value within `r_t` of the query's block therefore finds every answer,
+/// and each candidate is verified exactly. The plan for each `k` picks the tables and radii.
+///
+/// Measured on the target machine (bench/index_bench.cpp, 1 M random 64-bit entries, k = 3):
+/// 2 blocks (radius-1 probes) 2.3 us per query, 3 blocks 1.2 us, 4 blocks (four exact 16-bit
+/// probes) 0.44 us, hence four blocks for k = 3. Memory latency dominates, so the tables are laid
+/// out for it: a bucket is one block of memory at a computed address, scanned through a 16-bit
+/// filter lane, and batch callers prefetch a few items ahead.
 
 #include <algorithm>
 #include <array>

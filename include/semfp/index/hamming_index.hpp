@@ -44,8 +44,9 @@ struct hamming_match {
 ///
 /// Radius limit: `max_k <= max_radius` (7 for 64 bits, 15 for 128). Queries take any
 /// k <= max_k. Ids are 64-bit values chosen by the caller and must be unique; at most
-/// 2^32 - 2 entries. Memory: about 12 bytes x blocks (64-bit) or 20 bytes x blocks (128-bit)
-/// per entry plus slack, plus 16-24 bytes per entry for ids and fingerprints.
+/// 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
+/// about 89 bytes per entry at 10 M entries and 121 at 1 M (each table holds 12 bytes per
+/// entry plus slack for growth; ids, fingerprints and the id map take 20 to 28 bytes).
 ///
 /// Not thread-safe for writers; concurrent const calls are safe.
 template <std::size_t Bits>

@@ -79,6 +79,10 @@ struct cluster_centre {
 /// bucket scans instead of a pass over all centres: results are identical to the O(n^2)
 /// definition. Ids are chosen by the caller and must be unique; at most 2^32 - 2 items.
 /// Not thread-safe for writers; concurrent const calls are safe.
+///
+/// Cost (bench/index_bench.cpp: 64-bit, threshold 3, 10% near copies, one core of a 2-core
+/// VM): `add_range` of 1 M fingerprints 0.8 s, of 10 M 12 s; `memory_usage()` about 100 bytes
+/// per fingerprint at 10 M (16 per item, 12 per cluster, the id map and four index tables).
 template <std::size_t Bits>
 class SinglePassClusterer {
 public:
@@ -259,8 +263,14 @@ public:
 
     /// Removes everything (keeps the options).
     void clear() noexcept {
-        SinglePassClusterer fresh(m_options);
-        swap(fresh);
+        m_index.clear();
+        m_ids.clear();
+        m_item_id.clear();
+        m_item_cluster.clear();
+        m_item_next.clear();
+        m_centre_item.clear();
+        m_centre_tail.clear();
+        m_centre_size.clear();
     }
 
     /// Reserves memory for `n` items in total (fewer reallocations while adding).
