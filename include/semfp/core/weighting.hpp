@@ -4,6 +4,7 @@
 /// an inverse-document-frequency table for TF-IDF.
 
 #include <semfp/core/hash.hpp>
+#include <semfp/detail/list_lines.hpp>
 #include <semfp/error.hpp>
 
 #include <cmath>
@@ -52,18 +53,14 @@ public:
     /// the table is then unchanged.
     void load(std::istream& in) {
         std::unordered_map<std::uint64_t, double> next = m_idf;
-        std::string line;
-        std::size_t line_no = 0;
-        while (std::getline(in, line)) {
-            ++line_no;
-            std::string_view v = line;
-            if (line_no == 1 && v.substr(0, 3) == "\xEF\xBB\xBF") v.remove_prefix(3);
-            if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
-            if (v.empty() || v.front() == '#') continue;
+        detail::for_each_list_line(in, "idf table", [&](std::string_view v, std::size_t line_no) {
             const std::size_t cut = v.find_first_of(" \t");
             if (cut == 0 || cut == std::string_view::npos)
                 detail::throw_parse_error("idf table: expected 'term idf'", line_no, 0);
-            const std::string number(v.substr(v.find_first_not_of(" \t", cut)));
+            const std::size_t start = v.find_first_not_of(" \t", cut);
+            if (start == std::string_view::npos)
+                detail::throw_parse_error("idf table: expected 'term idf'", line_no, 0);
+            const std::string number(v.substr(start));
             std::size_t used = 0;
             double idf = 0;
             try {
@@ -74,8 +71,7 @@ public:
             if (used != number.size() || !(idf >= 0.0) || !std::isfinite(idf))
                 detail::throw_parse_error("idf table: invalid number", line_no, cut + 2);
             next[key(v.substr(0, cut))] = idf;
-        }
-        if (in.bad()) detail::throw_io_error("idf table: read error");
+        });
         m_idf.swap(next);
     }
 

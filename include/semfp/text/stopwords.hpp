@@ -6,6 +6,7 @@
 
 #include <semfp/concepts.hpp>
 #include <semfp/core/hash.hpp>
+#include <semfp/detail/list_lines.hpp>
 #include <semfp/error.hpp>
 #include <semfp/text/data/stopwords_zh.hpp>
 #include <semfp/text/utf8.hpp>
@@ -51,20 +52,12 @@ public:
     /// Throws `semfp::parse_error` naming the line for invalid UTF-8; the list is then unchanged.
     void load(std::istream& in) {
         StopwordList copy = *this;
-        std::string line;
-        std::size_t line_no = 0;
-        while (std::getline(in, line)) {
-            ++line_no;
-            std::string_view v = line;
-            if (line_no == 1 && v.substr(0, 3) == "\xEF\xBB\xBF") v.remove_prefix(3);
-            if (!v.empty() && v.back() == '\r') v.remove_suffix(1);
-            if (v.empty() || v.front() == '#') continue;
+        detail::for_each_list_line(in, "stopword list", [&](std::string_view v, std::size_t line_no) {
             const std::size_t cut = v.find_first_of(" \t");
             if (cut != std::string_view::npos) v = v.substr(0, cut);
             if (!utf8::is_valid(v)) detail::throw_parse_error("stopword list: invalid UTF-8", line_no, 0);
             copy.add(v);
-        }
-        if (in.bad()) detail::throw_io_error("stopword list: read error");
+        });
         *this = std::move(copy);
     }
 

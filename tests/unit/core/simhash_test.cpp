@@ -176,6 +176,8 @@ TEST_CASE("IdfTable loads idf.txt-style lists", "[weighting]") {
     }
     CHECK(t.size() == 2);  // unchanged
     CHECK(t.idf("a") == 2.0);
+    std::istringstream no_number("a 1\nterm   \n");
+    REQUIRE_THROWS_AS(t.load(no_number), semfp::parse_error);
     std::istringstream negative("a -1\n");
     REQUIRE_THROWS_AS(t.load(negative), semfp::parse_error);
     REQUIRE_THROWS_AS(t.set("x", -1.0), semfp::invalid_argument_error);
