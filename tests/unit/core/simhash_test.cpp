@@ -1,4 +1,5 @@
 #include "support/catch.hpp"
+#include "support/edits.hpp"
 #include "support/sample_text.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
@@ -28,22 +29,6 @@ semfp::Fingerprint<Bits> reference_simhash(const std::vector<std::pair<std::stri
     for (std::size_t i = 0; i < Bits; ++i)
         if (votes[i] > 0) out[Bits / 64 - 1 - i / 64] |= std::uint64_t{1} << (i % 64);
     return semfp::Fingerprint<Bits>(out);
-}
-
-// Replaces `fraction` of the Han characters of `text` by other Han characters.
-std::string edit_text(std::string_view text, double fraction, std::mt19937& rng) {
-    std::u32string cps;
-    for (auto d : semfp::utf8::code_points(text)) cps.push_back(d.code_point);
-    std::vector<std::size_t> han;
-    for (std::size_t i = 0; i < cps.size(); ++i)
-        if (semfp::is_han(cps[i])) han.push_back(i);
-    std::shuffle(han.begin(), han.end(), rng);
-    const auto n = static_cast<std::size_t>(fraction * static_cast<double>(han.size()));
-    std::uniform_int_distribution<std::uint32_t> pick(0x4E00, 0x9FA5);
-    for (std::size_t i = 0; i < n; ++i) cps[han[i]] = pick(rng);
-    std::string out;
-    for (char32_t c : cps) semfp::utf8::append(out, c);
-    return out;
 }
 
 }  // namespace
@@ -117,7 +102,7 @@ TEST_CASE("Fingerprinter: distance grows with edit size", "[fingerprinter]") {
     for (double fraction : {0.0, 0.05, 0.2, 0.5}) {
         double sum = 0;
         for (int t = 0; t < 20; ++t)
-            sum += semfp::hamming_distance(base, fp(edit_text(semfp_test::article_a, fraction, rng)));
+            sum += semfp::hamming_distance(base, fp(semfp_test::substitute_han(semfp_test::article_a, fraction, rng)));
         const double mean = sum / 20;
         CHECK(mean > previous);
         previous = mean;
