@@ -4,6 +4,7 @@
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/detail/index_table.hpp>
+#include <semfp/detail/multi_index.hpp>
 #include <semfp/error.hpp>
 #include <semfp/index/serialization.hpp>
 
@@ -45,8 +46,9 @@ struct hamming_match {
 /// Radius limit: `max_k <= max_radius` (7 for 64 bits, 15 for 128). Queries take any
 /// k <= max_k. Ids are 64-bit values chosen by the caller and must be unique; at most
 /// 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
-/// about 89 bytes per entry at 10 M entries and 121 at 1 M (each table holds 12 bytes per
-/// entry plus slack for growth; ids, fingerprints and the id map take 20 to 28 bytes).
+/// about 53 bytes per entry at 10 M entries and 57 at 1 M: the tables take about 24 (22 plus
+/// bucket slack: only the primary table keeps whole fingerprints and ids, see
+/// detail/multi_index.hpp), the fingerprints, ids and id map the rest.
 ///
 /// Not thread-safe for writers; concurrent const calls are safe.
 template <std::size_t Bits>

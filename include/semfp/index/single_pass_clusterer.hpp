@@ -3,7 +3,9 @@
 /// `SinglePassClusterer<Bits>`: the paper's Single-Pass clustering of fingerprints.
 
 #include <semfp/core/fingerprint.hpp>
+#include <semfp/detail/chunked_array.hpp>
 #include <semfp/detail/index_table.hpp>
+#include <semfp/detail/multi_index.hpp>
 #include <semfp/error.hpp>
 #include <semfp/index/serialization.hpp>
 
@@ -80,9 +82,12 @@ struct cluster_centre {
 /// definition. Ids are chosen by the caller and must be unique; at most 2^32 - 2 items.
 /// Not thread-safe for writers; concurrent const calls are safe.
 ///
-/// Cost (bench/index_bench.cpp: 64-bit, threshold 3, 10% near copies, one core of a 2-core
-/// VM): `add_range` of 1 M fingerprints 0.8 s, of 10 M 12 s; `memory_usage()` about 100 bytes
-/// per fingerprint at 10 M (16 per item, 12 per cluster, the id map and four index tables).
+/// Memory: 16 bytes per item (id, cluster, member list link) and the index entry of each centre
+/// (about 24 bytes at 64 bits with four blocks). While ids arrive in ascending order they are
+/// looked up by binary search; the first id out of order builds an id map (4 bytes per slot,
+/// at most 3/4 full), kept from then on. Storage grows in chunks, never by copying everything.
+/// Measured (bench/index_bench.cpp, one core): 10 M fingerprints in about 9 s, peak RSS
+/// 43 bytes per fingerprint.
 template <std::size_t Bits>
 class SinglePassClusterer {
 public:
@@ -104,16 +109,17 @@ public:
     /// Number of fingerprints added.
     [[nodiscard]] std::size_t size() const noexcept { return m_item_id.size(); }
     /// Number of clusters (centres).
-    [[nodiscard]] std::size_t cluster_count() const noexcept { return m_centre_item.size(); }
+    [[nodiscard]] std::size_t cluster_count() const noexcept { return m_clusters; }
 
     /// Adds `fp` under `id` and returns its cluster. Amortised O(probed buckets). Throws
     /// `invalid_argument_error` for a duplicate id, `std::bad_alloc` on exhaustion; strong
     /// guarantee.
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id) {
-        if (contains(id))
-            detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
         if (m_item_id.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::SinglePassClusterer: too many items");
         const auto item = static_cast<std::uint32_t>(m_item_id.size());
+        const bool in_order = m_ids_ascending && (item == 0 || id > m_item_id[item - 1]);
+        if (!in_order && contains(id))
+            detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
 
         // 1. Find the nearest centre (or member); ties go to the smallest item index, which is
         //    the earliest centre (centres are numbered in arrival order).
@@ -131,36 +137,32 @@ public:
         const bool index_it = is_new || (m_options.match == match_policy::members && best_d != 0);
 
         // 2. Allocate everything that can fail.
-        detail::reserve_one_more(m_item_id);
-        detail::reserve_one_more(m_item_cluster);
-        detail::reserve_one_more(m_item_next);
-        m_ids.reserve(1, id_of());
-        if (is_new) {
-            detail::reserve_one_more(m_centre_item);
-            detail::reserve_one_more(m_centre_tail);
-            detail::reserve_one_more(m_centre_size);
+        m_item_id.reserve_one_more();
+        m_item_centre.reserve_one_more();
+        m_item_next.reserve_one_more();
+        detail::id_table map;  // built when ids stop ascending
+        if (!in_order) {
+            if (m_ids_ascending) map = make_id_map(item + std::size_t{1});
+            else m_ids.reserve(1, id_of());
         }
         if (index_it) m_index.reserve_for(fp.data());
 
         // 3. Commit (no failure points).
-        std::uint32_t cluster;
-        if (is_new) {
-            cluster = static_cast<std::uint32_t>(m_centre_item.size());
-            m_centre_item.push_back(item);
-            m_centre_tail.push_back(item);
-            m_centre_size.push_back(1);
-        } else {
-            cluster = m_item_cluster[best_item];
-            m_item_next[m_centre_tail[cluster]] = item;
-            m_centre_tail[cluster] = item;
-            ++m_centre_size[cluster];
-        }
+        const std::uint32_t centre = is_new ? item : m_item_centre[best_item];
         m_item_id.push_back(id);
-        m_item_cluster.push_back(cluster);
-        m_item_next.push_back(no_item);
-        m_ids.insert(id, item);
+        m_item_centre.push_back(centre);
+        m_item_next.push_back(item);
+        if (is_new) ++m_clusters;
+        else append_member(centre, item);
+        if (!in_order) {
+            if (m_ids_ascending) {
+                m_ids.swap(map);
+                m_ids_ascending = false;
+            }
+            m_ids.insert(id, item);
+        }
         if (index_it) m_index.insert(fp.data(), item);
-        return {m_item_id[m_centre_item[cluster]], is_new, is_new ? 0u : best_d};
+        return {m_item_id[centre], is_new, is_new ? 0u : best_d};
     }
 
     /// Adds every fingerprint of `fps` in order, the i-th under id `first_id + i`. Faster
@@ -170,21 +172,22 @@ public:
         requires std::convertible_to<std::ranges::range_reference_t<R>, const fingerprint_type&>
     void add_range(R&& fps, std::uint64_t first_id = 0) {
         if constexpr (std::ranges::random_access_range<R> && std::ranges::sized_range<R>) {
-            constexpr std::size_t ahead = 8;
+            // A three-stage pipeline: bucket directories 16 items ahead, buckets and the id map
+            // 8 ahead, insert slots 2 ahead (each stage reads what the previous one fetched).
+            constexpr std::size_t far = 16;
+            constexpr std::size_t near = 8;
+            constexpr std::size_t slot = 2;
             auto first = std::ranges::begin(fps);
             const auto n = static_cast<std::size_t>(std::ranges::size(fps));
+            auto at = [&](std::size_t i) -> const fingerprint_type& { return first[static_cast<std::ptrdiff_t>(i)]; };
             for (std::size_t i = 0; i < n; ++i) {
-                if (i + ahead < n) {
-                    const fingerprint_type& next = first[static_cast<std::ptrdiff_t>(i + ahead)];
-                    m_index.prefetch(next.data(), m_options.threshold);
-                    m_ids.prefetch(first_id + i + ahead);
+                if (i + far < n) m_index.prefetch_directories(at(i + far).data(), m_options.threshold);
+                if (i + near < n) {
+                    m_index.prefetch_buckets(at(i + near).data(), m_options.threshold);
+                    if (!m_ids_ascending) m_ids.prefetch(first_id + i + near);
                 }
-                if (i + ahead / 4 < n) {
-                    const fingerprint_type& soon = first[static_cast<std::ptrdiff_t>(i + ahead / 4)];
-                    m_index.prefetch_insert(soon.data());
-                }
-                const fingerprint_type& fp = first[static_cast<std::ptrdiff_t>(i)];
-                add(fp, first_id + i);
+                if (i + slot < n) m_index.prefetch_insert(at(i + slot).data());
+                add(at(i), first_id + i);
             }
         } else {
             std::uint64_t id = first_id;
@@ -205,36 +208,38 @@ public:
 
     /// True if `id` was added.
     [[nodiscard]] bool contains(std::uint64_t id) const noexcept {
-        return m_ids.find(id, id_of()) != detail::id_table::none;
+        return find_item(id) != detail::id_table::none;
     }
 
-    /// Id of the centre of the cluster of `id`, or nothing if `id` was not added. O(1).
+    /// Id of the centre of the cluster of `id`, or nothing if `id` was not added. O(log n)
+    /// while ids have been added in ascending order, expected O(1) after that.
     [[nodiscard]] std::optional<std::uint64_t> cluster_of(std::uint64_t id) const noexcept {
-        const std::uint32_t item = m_ids.find(id, id_of());
+        const std::uint32_t item = find_item(id);
         if (item == detail::id_table::none) return std::nullopt;
-        return m_item_id[m_centre_item[m_item_cluster[item]]];
+        return m_item_id[m_item_centre[item]];
     }
 
     /// True if `id` is the centre of a cluster.
     [[nodiscard]] bool is_centre(std::uint64_t id) const noexcept {
-        const std::uint32_t item = m_ids.find(id, id_of());
-        return item != detail::id_table::none && m_centre_item[m_item_cluster[item]] == item;
+        const std::uint32_t item = find_item(id);
+        return item != detail::id_table::none && m_item_centre[item] == item;
     }
 
     /// Number of members of the cluster whose centre is `centre_id` (0 if not a centre).
+    /// O(cluster size).
     [[nodiscard]] std::size_t cluster_size(std::uint64_t centre_id) const noexcept {
-        const std::uint32_t item = m_ids.find(centre_id, id_of());
-        if (item == detail::id_table::none || m_centre_item[m_item_cluster[item]] != item) return 0;
-        return m_centre_size[m_item_cluster[item]];
+        const std::uint32_t item = find_item(centre_id);
+        if (item == detail::id_table::none || m_item_centre[item] != item) return 0;
+        return member_count(item);
     }
 
     /// Calls `f(member_id)` for the members of the cluster whose centre is `centre_id`, in
     /// arrival order (the centre first); nothing if `centre_id` is not a centre.
     template <class F>
     void for_each_member(std::uint64_t centre_id, F&& f) const {
-        const std::uint32_t item = m_ids.find(centre_id, id_of());
-        if (item == detail::id_table::none || m_centre_item[m_item_cluster[item]] != item) return;
-        for (std::uint32_t it = item; it != no_item; it = m_item_next[it]) f(m_item_id[it]);
+        const std::uint32_t item = find_item(centre_id);
+        if (item == detail::id_table::none || m_item_centre[item] != item) return;
+        for_each_member_item(item, [&](std::uint32_t it) { f(m_item_id[it]); });
     }
 
     /// The paper's SimSet: member ids of the cluster of centre `centre_id` in arrival order
@@ -252,8 +257,7 @@ public:
         std::vector<cluster_centre<Bits>> out;
         out.reserve(cluster_count());
         m_index.for_each([&](const typename detail::multi_index<Bits>::key_type& fp, std::uint32_t item) {
-            const std::uint32_t c = m_item_cluster[item];
-            if (m_centre_item[c] == item) out.push_back({m_item_id[item], fingerprint_type(fp), m_centre_size[c]});
+            if (m_item_centre[item] == item) out.push_back({m_item_id[item], fingerprint_type(fp), member_count(item)});
         });
         std::sort(out.begin(), out.end(), [](const cluster_centre<Bits>& a, const cluster_centre<Bits>& b) {
             return a.fingerprint != b.fingerprint ? a.fingerprint < b.fingerprint : a.id < b.id;
@@ -265,28 +269,22 @@ public:
     void clear() noexcept {
         m_index.clear();
         m_ids.clear();
+        m_ids_ascending = true;
         m_item_id.clear();
-        m_item_cluster.clear();
+        m_item_centre.clear();
         m_item_next.clear();
-        m_centre_item.clear();
-        m_centre_tail.clear();
-        m_centre_size.clear();
+        m_clusters = 0;
     }
 
-    /// Reserves memory for `n` items in total (fewer reallocations while adding).
+    /// Reserves the id map for `n` items in total (avoids rehashing while adding).
     void reserve(std::size_t n) {
-        m_item_id.reserve(n);
-        m_item_cluster.reserve(n);
-        m_item_next.reserve(n);
-        m_ids.reserve(n > size() ? n - size() : 0, id_of());
+        if (!m_ids_ascending) m_ids.reserve(n > size() ? n - size() : 0, id_of());
     }
 
     /// Bytes of heap memory held (approximate, excludes allocator overhead).
     [[nodiscard]] std::size_t memory_usage() const noexcept {
-        return m_index.memory_bytes() + m_ids.memory_bytes() + m_item_id.capacity() * 8 +
-               (m_item_cluster.capacity() + m_item_next.capacity() + m_centre_item.capacity() +
-                m_centre_tail.capacity() + m_centre_size.capacity()) *
-                   4;
+        return m_index.memory_bytes() + m_ids.memory_bytes() + m_item_id.memory_bytes() +
+               m_item_centre.memory_bytes() + m_item_next.memory_bytes();
     }
 
     /// Writes the clusterer (see serialization.hpp). Body: u32 threshold, u32 match policy,
@@ -298,13 +296,19 @@ public:
         w.header(magic, static_cast<std::uint32_t>(Bits));
         w.u32(m_options.threshold);
         w.u32(static_cast<std::uint32_t>(m_options.match));
+        // Clusters are numbered by creation, which is the order of their centre items.
+        std::vector<std::uint32_t> centre_items;
+        centre_items.reserve(m_clusters);
+        for (std::uint32_t i = 0; i < m_item_id.size(); ++i)
+            if (m_item_centre[i] == i) centre_items.push_back(i);
         w.u64(m_item_id.size());
-        for (std::size_t i = 0; i < m_item_id.size(); ++i) {
+        for (std::uint32_t i = 0; i < m_item_id.size(); ++i) {
             w.u64(m_item_id[i]);
-            w.u32(m_item_cluster[i]);
+            const auto c = std::lower_bound(centre_items.begin(), centre_items.end(), m_item_centre[i]);
+            w.u32(static_cast<std::uint32_t>(c - centre_items.begin()));
         }
-        w.u64(m_centre_item.size());
-        for (const auto item : m_centre_item) w.u32(item);
+        w.u64(centre_items.size());
+        for (const auto item : centre_items) w.u32(item);
         std::vector<std::pair<std::uint32_t, fingerprint_type>> indexed;
         indexed.reserve(m_index.size());
         m_index.for_each([&](const typename detail::multi_index<Bits>::key_type& fp, std::uint32_t item) {
@@ -339,44 +343,53 @@ public:
         SinglePassClusterer f(opt);
         const std::uint64_t items = r.u64();
         if (items >= 0xFFFFFFFFu) detail::throw_format_error("semfp::SinglePassClusterer: too many items", at + 8);
+        // Cluster numbers go to m_item_centre first and become centre items below.
         for (std::uint64_t i = 0; i < items; ++i) {
             at = r.offset();
             const std::uint64_t id = r.u64();
             const std::uint32_t cluster = r.u32();
-            if (f.contains(id)) detail::throw_format_error("semfp::SinglePassClusterer: duplicate id", at);
-            detail::reserve_one_more(f.m_item_id);
-            detail::reserve_one_more(f.m_item_cluster);
-            detail::reserve_one_more(f.m_item_next);
-            f.m_ids.reserve(1, f.id_of());
+            const bool in_order = f.m_ids_ascending && (i == 0 || id > f.m_item_id[i - 1]);
+            if (!in_order && f.contains(id)) detail::throw_format_error("semfp::SinglePassClusterer: duplicate id", at);
+            f.m_item_id.reserve_one_more();
+            f.m_item_centre.reserve_one_more();
+            f.m_item_next.reserve_one_more();
+            detail::id_table map;
+            if (!in_order) {
+                if (f.m_ids_ascending) map = f.make_id_map(i + 1);
+                else f.m_ids.reserve(1, f.id_of());
+            }
             f.m_item_id.push_back(id);
-            f.m_item_cluster.push_back(cluster);
-            f.m_item_next.push_back(no_item);
-            f.m_ids.insert(id, static_cast<std::uint32_t>(i));
+            f.m_item_centre.push_back(cluster);
+            f.m_item_next.push_back(static_cast<std::uint32_t>(i));
+            if (!in_order) {
+                if (f.m_ids_ascending) {
+                    f.m_ids.swap(map);
+                    f.m_ids_ascending = false;
+                }
+                f.m_ids.insert(id, static_cast<std::uint32_t>(i));
+            }
         }
         at = r.offset();
         const std::uint64_t clusters = r.u64();
         if (clusters > items) detail::throw_format_error("semfp::SinglePassClusterer: too many clusters", at);
-        f.m_centre_item.reserve(static_cast<std::size_t>(clusters));
+        std::vector<std::uint32_t> centre_items;
+        centre_items.reserve(static_cast<std::size_t>(clusters));
         for (std::uint64_t c = 0; c < clusters; ++c) {
             at = r.offset();
             const std::uint32_t item = r.u32();
-            if (item >= items || f.m_item_cluster[item] != c ||
-                (!f.m_centre_item.empty() && item <= f.m_centre_item.back()))
+            if (item >= items || f.m_item_centre[item] != c || (!centre_items.empty() && item <= centre_items.back()))
                 detail::throw_format_error("semfp::SinglePassClusterer: inconsistent centre", at);
-            f.m_centre_item.push_back(item);
+            centre_items.push_back(item);
         }
-        // Rebuild the member lists (arrival order) and sizes.
-        f.m_centre_tail = f.m_centre_item;
-        f.m_centre_size.assign(f.m_centre_item.size(), 1);
+        // Resolve cluster numbers and rebuild the member lists (arrival order).
         for (std::uint32_t i = 0; i < items; ++i) {
-            const std::uint32_t c = f.m_item_cluster[i];
-            if (c >= clusters || f.m_centre_item[c] > i)
+            const std::uint32_t c = f.m_item_centre[i];
+            if (c >= clusters || centre_items[c] > i)
                 detail::throw_format_error("semfp::SinglePassClusterer: inconsistent cluster number", at);
-            if (f.m_centre_item[c] == i) continue;
-            f.m_item_next[f.m_centre_tail[c]] = i;
-            f.m_centre_tail[c] = i;
-            ++f.m_centre_size[c];
+            f.m_item_centre[i] = centre_items[c];
+            if (centre_items[c] != i) f.append_member(centre_items[c], i);
         }
+        f.m_clusters = centre_items.size();
         at = r.offset();
         const std::uint64_t indexed = r.u64();
         if (indexed > items) detail::throw_format_error("semfp::SinglePassClusterer: too many indexed items", at);
@@ -389,7 +402,7 @@ public:
             if (item >= items || static_cast<std::int64_t>(item) <= previous)
                 detail::throw_format_error("semfp::SinglePassClusterer: inconsistent index entry", at);
             previous = item;
-            if (f.m_centre_item[f.m_item_cluster[item]] == item) ++centres_seen;
+            if (f.m_item_centre[item] == item) ++centres_seen;
             else if (opt.match == match_policy::centres)
                 detail::throw_format_error("semfp::SinglePassClusterer: indexed item is not a centre", at);
             f.m_index.reserve_for(fp.data());
@@ -411,19 +424,17 @@ public:
         std::swap(m_options, o.m_options);
         std::swap(m_index, o.m_index);
         m_ids.swap(o.m_ids);
+        std::swap(m_ids_ascending, o.m_ids_ascending);
         m_item_id.swap(o.m_item_id);
-        m_item_cluster.swap(o.m_item_cluster);
+        m_item_centre.swap(o.m_item_centre);
         m_item_next.swap(o.m_item_next);
-        m_centre_item.swap(o.m_centre_item);
-        m_centre_tail.swap(o.m_centre_tail);
-        m_centre_size.swap(o.m_centre_size);
+        std::swap(m_clusters, o.m_clusters);
     }
     friend void swap(SinglePassClusterer& a, SinglePassClusterer& b) noexcept { a.swap(b); }
 
 private:
     static constexpr std::string_view magic = "SEMFPSPC";
     static constexpr unsigned none_distance = ~0u;
-    static constexpr std::uint32_t no_item = ~std::uint32_t{0};
 
     static const cluster_options& check(const cluster_options& o) {
         if (o.threshold > max_threshold)
@@ -438,15 +449,68 @@ private:
         return [this](std::uint32_t item) noexcept { return m_item_id[item]; };
     }
 
+    /// The item with `id`, or `detail::id_table::none`.
+    [[nodiscard]] std::uint32_t find_item(std::uint64_t id) const noexcept {
+        if (!m_ids_ascending) return m_ids.find(id, id_of());
+        std::size_t lo = 0;
+        std::size_t hi = m_item_id.size();
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (m_item_id[mid] < id) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo < m_item_id.size() && m_item_id[lo] == id ? static_cast<std::uint32_t>(lo) : detail::id_table::none;
+    }
+
+    /// A hash map of the current ids with room for `n` in total.
+    [[nodiscard]] detail::id_table make_id_map(std::size_t n) const {
+        detail::id_table map;
+        map.reserve(n, id_of());
+        for (std::uint32_t i = 0; i < m_item_id.size(); ++i) map.insert(m_item_id[i], i);
+        return map;
+    }
+
+    /// Links `item` (already pushed, linking to itself) as the newest member of `centre`.
+    void append_member(std::uint32_t centre, std::uint32_t item) noexcept {
+        const std::uint32_t newest = m_item_next[centre];
+        if (newest != centre) {
+            m_item_next[item] = m_item_next[newest];  // the oldest non-centre member
+            m_item_next[newest] = item;
+        }
+        m_item_next[centre] = item;
+    }
+
+    /// Calls `f(item)` for the members of the cluster of `centre`: the centre, then arrival order.
+    template <class F>
+    void for_each_member_item(std::uint32_t centre, F&& f) const {
+        f(centre);
+        const std::uint32_t newest = m_item_next[centre];
+        if (newest == centre) return;
+        for (std::uint32_t it = m_item_next[newest];; it = m_item_next[it]) {
+            f(it);
+            if (it == newest) break;
+        }
+    }
+
+    [[nodiscard]] std::size_t member_count(std::uint32_t centre) const noexcept {
+        std::size_t n = 0;
+        for_each_member_item(centre, [&](std::uint32_t) noexcept { ++n; });
+        return n;
+    }
+
     cluster_options m_options;
     detail::multi_index<Bits> m_index;  // values: item numbers of centres (or members)
-    detail::id_table m_ids;             // id -> item
-    std::vector<std::uint64_t> m_item_id;
-    std::vector<std::uint32_t> m_item_cluster;  // item -> cluster number
-    std::vector<std::uint32_t> m_item_next;     // next member of the same cluster
-    std::vector<std::uint32_t> m_centre_item;   // cluster number -> centre item
-    std::vector<std::uint32_t> m_centre_tail;   // cluster number -> last member
-    std::vector<std::uint32_t> m_centre_size;   // cluster number -> member count
+    // While every id has been larger than the one before (the usual case: document numbers),
+    // m_item_id is sorted and ids are found by binary search; the first id out of order builds
+    // the hash map m_ids (id -> item), used from then on.
+    bool m_ids_ascending = true;
+    detail::id_table m_ids;
+    detail::chunked_array<std::uint64_t> m_item_id;      // item -> caller's id
+    detail::chunked_array<std::uint32_t> m_item_centre;  // item -> item of its cluster's centre
+    // Member lists, circular: a centre links to its newest member (itself while alone); the
+    // other members link to the next member in arrival order, the newest to the oldest.
+    detail::chunked_array<std::uint32_t> m_item_next;
+    std::size_t m_clusters = 0;
 };
 
 /// Clusters `fps` (a range of `Fingerprint<Bits>`) in one pass, the i-th under id

@@ -160,3 +160,44 @@ TEST_CASE("HammingIndex API", "[index]") {
     REQUIRE(index.empty());
     REQUIRE(index.query(a, 3).empty());
 }
+
+TEST_CASE("HammingIndex stays exact when entries share every stored partial key", "[index]") {
+    // Secondary tables keep a partial key per entry (a few 16-bit windows); entries that differ
+    // only in the windows a table does not keep share its partial key there. Families of such
+    // entries, exact duplicates among them, must still be reported once each, also after erases.
+    const unsigned max_k = GENERATE(3u, 7u);
+    CAPTURE(max_k);
+    std::mt19937_64 rng(77 + max_k);
+    std::vector<semfp::Fingerprint64> fps;
+    for (int family = 0; family < 40; ++family) {
+        const std::uint64_t base = rng();
+        for (int v = 0; v < 25; ++v) {
+            // Vary one 16-bit window at a time (sometimes none: an exact duplicate).
+            const unsigned window = static_cast<unsigned>(rng() % 5);
+            std::uint64_t x = base;
+            if (window < 4) x ^= (rng() & 0x0F0Full) << (16 * window);
+            fps.emplace_back(x);
+        }
+    }
+    semfp::HammingIndex<64> index(max_k);
+    std::vector<bool> alive(fps.size(), true);
+    for (std::size_t i = 0; i < fps.size(); ++i) index.insert(fps[i], i * 7 + 3);
+    auto check = [&] {
+        for (int t = 0; t < 200; ++t) {
+            auto q = fps[rng() % fps.size()];
+            for (unsigned f = static_cast<unsigned>(rng() % (max_k + 2)); f > 0; --f) q = flip(q, static_cast<unsigned>(rng() % 64));
+            for (unsigned k = 0; k <= max_k; ++k) REQUIRE(index.query(q, k) == brute_force(fps, alive, q, k));
+        }
+    };
+    check();
+    for (std::size_t i = 0; i < fps.size(); i += 3) {
+        REQUIRE(index.erase(i * 7 + 3));
+        alive[i] = false;
+    }
+    check();
+    for (std::size_t i = 0; i < fps.size(); i += 3) {
+        index.insert(fps[i], i * 7 + 3);
+        alive[i] = true;
+    }
+    check();
+}

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -188,4 +189,45 @@ TEST_CASE("SinglePassClusterer clusters texts with any fingerprinter", "[index][
     REQUIRE(spc.cluster_of(102) == 102u);
     REQUIRE(spc.cluster_of(103) == 100u);
     REQUIRE(spc.members(100) == std::vector<std::uint64_t>{100, 101, 103});
+}
+
+TEST_CASE("SinglePassClusterer ids in any order", "[index][cluster]") {
+    // Ascending ids are found by binary search; the first id out of order switches to a hash
+    // map. Both paths must find every id and reject duplicates.
+    std::mt19937_64 rng(123);
+    semfp::SinglePassClusterer<64> spc;
+    std::vector<std::pair<std::uint64_t, semfp::Fingerprint64>> added;
+    for (std::uint64_t i = 0; i < 300; ++i) {
+        const semfp::Fingerprint64 fp(i % 3 == 0 && i > 0 ? added[i - 1].second.value() ^ 1u : rng());
+        spc.add(fp, 10 + 2 * i);
+        added.emplace_back(10 + 2 * i, fp);
+    }
+    REQUIRE_THROWS_AS(spc.add(semfp::Fingerprint64(rng()), 10 + 2 * 299), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(spc.add(semfp::Fingerprint64(rng()), 10 + 2 * 17), semfp::invalid_argument_error);
+    REQUIRE(spc.size() == 300);
+    REQUIRE_FALSE(spc.contains(11));
+    std::vector<std::uint64_t> before;
+    for (const auto& [id, fp] : added) before.push_back(*spc.cluster_of(id));
+    REQUIRE(std::count(before.begin(), before.end(), before[3]) >= 2);  // near copies joined
+    // Out of order from here on.
+    spc.add(semfp::Fingerprint64(rng()), 11);
+    spc.add(added[3].second, 5);
+    REQUIRE(spc.cluster_of(5) == before[3]);
+    REQUIRE_THROWS_AS(spc.add(semfp::Fingerprint64(rng()), 10 + 2 * 100), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(spc.add(semfp::Fingerprint64(rng()), 5), semfp::invalid_argument_error);
+    REQUIRE(spc.size() == 302);
+    for (std::size_t i = 0; i < added.size(); ++i) REQUIRE(spc.cluster_of(added[i].first) == before[i]);
+    REQUIRE(spc.cluster_of(11) == 11);
+    REQUIRE(spc.members(before[3]).back() == 5);
+
+    // A saved clusterer with unordered ids loads to the same answers.
+    std::stringstream buf;
+    spc.save(buf);
+    semfp::SinglePassClusterer<64> back;
+    back.load(buf);
+    REQUIRE(back.size() == spc.size());
+    for (const auto& [id, fp] : added) REQUIRE(back.cluster_of(id) == spc.cluster_of(id));
+    REQUIRE(back.cluster_of(5) == before[3]);
+    REQUIRE(back.members(before[3]) == spc.members(before[3]));
+    REQUIRE_THROWS_AS(back.add(semfp::Fingerprint64(rng()), 11), semfp::invalid_argument_error);
 }

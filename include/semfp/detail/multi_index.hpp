@@ -1,0 +1,328 @@
+#pragma once
+/// \file
+/// `multi_index<Bits>`: exact Hamming-radius search over (fingerprint, 32-bit value) pairs.
+///
+/// Multi-index hashing with the generalised pigeonhole principle (Norouzi et al. 2012, the
+/// dynamic cousin of Manku et al. 2007's permuted tables): the `Bits` bits are cut into `m`
+/// contiguous blocks of at least 16 bits. If `d(a, b) <= k` and radii `r_t` satisfy
+/// `sum(r_t + 1) >= k + 1` over the probed blocks, some block has `d_t <= r_t`. Table `t` is
+/// bucketed by the first 16 bits of block `t` (its bucket window); a query step `(t, r_t)`
+/// scans the buckets whose window is within `r_t` of the query's and keeps the candidates
+/// whose whole block `t` is within `r_t`. A candidate reported by an earlier step is skipped
+/// there, so every answer is reported once, and every candidate is verified exactly.
+///
+/// Memory: only table 0 (the primary) holds whole fingerprints and values: its entries are the
+/// `Bits - 16` bits its bucket does not imply, plus the value (10 bytes at 64 bits). Every
+/// other table holds a partial key: the primary's bucket window plus one (64 bits) or three
+/// (128 bits) more 16-bit windows, 4 or 8 bytes. A partial key that survives the filters
+/// (its known bits within k of the query: about 1 in 10^6 random 64-bit entries) is resolved
+/// in the primary bucket it names. Secondary tables hold each distinct partial key once, so a
+/// resolution reports each primary entry once.
+///
+/// Measured (bench/index_bench.cpp, 64 bits, k = 3, four 16-bit blocks): 22 bytes per entry
+/// plus bucket slack, against 48 when every table held whole keys and values.
+
+#include <semfp/detail/index_table.hpp>
+#include <semfp/detail/packed_table.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace semfp {
+inline namespace v0 {
+namespace detail {
+
+/// The 16 bits of `x` starting at bit `p` (counted from the most significant, cyclically).
+template <std::size_t Words>
+[[nodiscard]] constexpr std::uint16_t window_at(const key_t<Words>& x, unsigned p) noexcept {
+    return static_cast<std::uint16_t>(rotate_left<Words>(x, p)[0] >> 48);
+}
+
+/// A key that is `v` at bits [p, p + 16) and zero elsewhere.
+template <std::size_t Words>
+[[nodiscard]] constexpr key_t<Words> window_key(std::uint16_t v, unsigned p) noexcept {
+    key_t<Words> y{};
+    y[0] = static_cast<std::uint64_t>(v) << 48;
+    return p == 0 ? y : rotate_left<Words>(y, static_cast<unsigned>(Words * 64) - p);
+}
+
+/// Number of bits set in `(a ^ b) & mask`.
+template <std::size_t Words>
+[[nodiscard]] constexpr unsigned masked_distance(const key_t<Words>& a, const key_t<Words>& b,
+                                                 const key_t<Words>& mask) noexcept {
+    unsigned n = 0;
+    for (std::size_t i = 0; i < Words; ++i) n += static_cast<unsigned>(std::popcount((a[i] ^ b[i]) & mask[i]));
+    return n;
+}
+
+template <std::size_t Bits>
+class multi_index {
+public:
+    static constexpr std::size_t words = Bits / 64;
+    using key_type = key_t<words>;
+    /// 16-bit units kept per secondary entry (the primary's bucket window included).
+    static constexpr unsigned secondary_units = Bits == 64 ? 2 : 4;
+
+    multi_index() : multi_index(3) {}
+    explicit multi_index(unsigned max_k) : multi_index(max_k, default_block_count<Bits>(max_k)) {}
+    multi_index(unsigned max_k, unsigned blocks) : m_max_k(max_k) {
+        const unsigned m = blocks;
+        unsigned start = 0;
+        for (unsigned t = 0; t < m; ++t) {
+            // Earlier blocks get the extra bits.
+            const unsigned len = static_cast<unsigned>(Bits / m + (t < Bits % m ? 1 : 0));
+            m_blocks.push_back({start, len});
+            start += len;
+        }
+        for (unsigned t = 0; t < m; ++t) {
+            layout l;
+            l.bucket = m_blocks[t].start;
+            for (unsigned i = 0; i < m_blocks[t].length; ++i) set_bit(l.block_mask, m_blocks[t].start + i);
+            if (t == 0) {
+                for (unsigned p = 16; p < Bits; p += 16) l.pos.push_back(p);
+            } else {
+                l.pos.push_back(0);
+                for (unsigned p = 16; p < Bits && l.pos.size() < secondary_units; p += 16) {
+                    const unsigned gap = p > l.bucket ? p - l.bucket : l.bucket - p;
+                    if (gap >= 16) l.pos.push_back(p);
+                }
+            }
+            add_window(l.known, l.bucket);
+            for (const unsigned p : l.pos) add_window(l.known, p);
+            m_layouts.push_back(std::move(l));
+            if (t > 0) m_secondary.emplace_back();
+        }
+        // Can a secondary's partial key use the primary's lane filter (window 16 known)?
+        for (auto& l : m_layouts) {
+            key_type w{};
+            add_window(w, m_layouts[0].pos[0]);
+            l.primary_lane_known = covers(l.known, w);
+            for (std::size_t i = 0; i < words; ++i) l.known_block[i] = l.block_mask[i] & l.known[i];
+        }
+        for (unsigned k = 0; k <= max_k; ++k) {
+            m_plans.push_back(make_plan(m_blocks, k));
+            double probes = 0;
+            for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
+            m_probe_counts.push_back(probes);
+        }
+    }
+
+    [[nodiscard]] unsigned max_k() const noexcept { return m_max_k; }
+    [[nodiscard]] const std::vector<index_block>& blocks() const noexcept { return m_blocks; }
+    [[nodiscard]] const std::vector<plan_step>& plan(unsigned k) const noexcept { return m_plans[k]; }
+    [[nodiscard]] std::size_t size() const noexcept { return m_primary.size(); }
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        std::size_t n = m_primary.memory_bytes();
+        for (const auto& t : m_secondary) n += t.memory_bytes();
+        return n;
+    }
+
+    /// Makes room for one insert of `fp` (strong guarantee).
+    void reserve_for(const key_type& fp) {
+        for (unsigned t = 0; t < m_layouts.size(); ++t)
+            with_table(t, [&](auto& table) { table.reserve_for(window_at<words>(fp, m_layouts[t].bucket)); });
+    }
+
+    /// Inserts (fp, value) after `reserve_for(fp)`; never allocates.
+    void insert(const key_type& fp, std::uint32_t value) noexcept {
+        std::uint16_t u[packed_max_units]{};
+        const std::uint16_t w0 = split(fp, 0, u);
+        m_primary.insert(w0, u, value);
+        for (unsigned t = 1; t < m_layouts.size(); ++t) {
+            const std::uint16_t w = split(fp, t, u);
+            auto& table = m_secondary[t - 1];
+            if (!table.contains(w, u)) table.insert(w, u, 0);
+        }
+    }
+
+    /// Removes (fp, value); returns false if absent.
+    bool erase(const key_type& fp, std::uint32_t value) noexcept {
+        std::uint16_t u0[packed_max_units]{};
+        const std::uint16_t w0 = split(fp, 0, u0);
+        if (!m_primary.erase_if(w0, u0, [&](std::uint32_t v) { return v == value; })) return false;
+        for (unsigned t = 1; t < m_layouts.size(); ++t) {
+            // The secondary entry stays while another primary entry shares its partial key.
+            bool shared = false;
+            resolve(t, fp, [&](const key_type&, std::uint32_t) { shared = true; });
+            if (shared) continue;
+            std::uint16_t u[packed_max_units]{};
+            const std::uint16_t w = split(fp, t, u);
+            m_secondary[t - 1].erase_if(w, u, [](std::uint32_t) { return true; });
+        }
+        return true;
+    }
+
+    /// Calls `f(fp, value)` for every entry (unspecified order).
+    template <class F>
+    void for_each(F&& f) const {
+        m_primary.for_each([&](std::uint16_t w, const std::uint16_t* u, std::uint32_t v) { f(compose(0, w, u), v); });
+    }
+
+    /// Batch-loop hints (issue them a few queries ahead, directories first): load the bucket
+    /// directories, then the buckets, a query for `q` with radius `k` will read.
+    void prefetch_directories(const key_type& q, unsigned k) const noexcept {
+        for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
+            with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
+        });
+    }
+    void prefetch_buckets(const key_type& q, unsigned k) const noexcept {
+        for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
+            with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
+        });
+    }
+    /// Hint: load the slots an insert of `q` would write.
+    void prefetch_insert(const key_type& q) const noexcept {
+        for (unsigned t = 0; t < m_layouts.size(); ++t)
+            with_table(t, [&](const auto& table) { table.prefetch_insert(window_at<words>(q, m_layouts[t].bucket)); });
+    }
+    /// Both directory and bucket hints at once (for single lookups a few items ahead).
+    void prefetch(const key_type& q, unsigned k) const noexcept {
+        prefetch_directories(q, k);
+        prefetch_buckets(q, k);
+    }
+
+    /// Calls `f(value, distance)` once for every entry within distance `k` of `q`
+    /// (precondition: k <= max_k()).
+    template <class F>
+    void for_each_within(const key_type& q, unsigned k, F&& f) const {
+        const auto& plan = m_plans[k];
+        // Memory latency dominates: start the loads of every probe before scanning any.
+        if (m_probe_counts[k] <= 64) prefetch(q, k);
+        for (std::size_t s = 0; s < plan.size(); ++s) {
+            const unsigned t = plan[s].table;
+            const unsigned r = plan[s].radius;
+            const layout& l = m_layouts[t];
+            // An entry found by step s is reported if its block t is within r, it is within
+            // k, and no earlier step found it.
+            auto report = [&](const key_type& full, std::uint32_t value) {
+                if (masked_distance<words>(full, q, l.block_mask) > r) return;
+                const unsigned d = key_distance<words>(full, q);
+                if (d > k) return;
+                for (std::size_t e = 0; e < s; ++e)
+                    if (masked_distance<words>(full, q, m_layouts[plan[e].table].block_mask) <= plan[e].radius) return;
+                f(value, d);
+            };
+            const std::uint16_t qw = window_at<words>(q, l.bucket);
+            const std::uint16_t qlane = window_at<words>(q, l.pos[0]);
+            for_each_mask(16, r, [&](std::uint64_t mask) {
+                const auto w = static_cast<std::uint16_t>(qw ^ mask);
+                if (t == 0) {
+                    m_primary.scan(w, qlane, k,
+                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); });
+                    return;
+                }
+                m_secondary[t - 1].scan(w, qlane, k, [&](const std::uint16_t* u, std::uint32_t) {
+                    const key_type key = compose(t, w, u);
+                    // Rule the partial key out on its known bits before resolving it.
+                    if (masked_distance<words>(key, q, l.known) > k) return;
+                    if (masked_distance<words>(key, q, l.known_block) > r) return;
+                    for (std::size_t e = 0; e < s; ++e) {
+                        const layout& le = m_layouts[plan[e].table];
+                        if (covers(l.known, le.block_mask) &&
+                            masked_distance<words>(key, q, le.block_mask) <= plan[e].radius)
+                            return;
+                    }
+                    resolve(t, key, report);
+                });
+            });
+        }
+    }
+
+    void clear() noexcept {
+        m_primary.clear();
+        for (auto& t : m_secondary) t.clear();
+    }
+
+private:
+    struct layout {
+        unsigned bucket = 0;             // position of the bucket window
+        std::vector<unsigned> pos;       // positions of the stored units (unit 0: the lane)
+        key_type block_mask{};           // bits of the block
+        key_type known{};                // bits an entry of this table determines
+        key_type known_block{};          // block_mask & known
+        bool primary_lane_known = false; // `known` covers the primary's lane window
+    };
+
+    static constexpr void set_bit(key_type& k, unsigned i) noexcept {
+        k[i / 64] |= std::uint64_t{1} << (63 - i % 64);
+    }
+    static constexpr void add_window(key_type& k, unsigned p) noexcept {
+        for (unsigned i = 0; i < 16; ++i) set_bit(k, (p + i) % static_cast<unsigned>(Bits));
+    }
+    [[nodiscard]] static constexpr bool covers(const key_type& outer, const key_type& inner) noexcept {
+        for (std::size_t i = 0; i < words; ++i)
+            if ((inner[i] & ~outer[i]) != 0) return false;
+        return true;
+    }
+
+    /// Bucket window of `fp` in table `t`; its units into `u`.
+    [[nodiscard]] std::uint16_t split(const key_type& fp, unsigned t, std::uint16_t* u) const noexcept {
+        const layout& l = m_layouts[t];
+        for (std::size_t x = 0; x < l.pos.size(); ++x) u[x] = window_at<words>(fp, l.pos[x]);
+        return window_at<words>(fp, l.bucket);
+    }
+
+    /// The key an entry of table `t` stands for (unknown bits zero for secondary tables).
+    [[nodiscard]] key_type compose(unsigned t, std::uint16_t w, const std::uint16_t* u) const noexcept {
+        const layout& l = m_layouts[t];
+        if constexpr (Bits == 64) {
+            if (t == 0) {
+                return {(static_cast<std::uint64_t>(w) << 48) | (static_cast<std::uint64_t>(u[0]) << 32) |
+                        (static_cast<std::uint64_t>(u[1]) << 16) | u[2]};
+            }
+        }
+        key_type key = window_key<words>(w, l.bucket);
+        for (std::size_t x = 0; x < l.pos.size(); ++x) {
+            const key_type part = window_key<words>(u[x], l.pos[x]);
+            for (std::size_t i = 0; i < words; ++i) key[i] |= part[i];
+        }
+        return key;
+    }
+
+    /// Calls `f(full, value)` for the primary entries whose bits agree with `partial` on the
+    /// bits table `t` knows.
+    template <class F>
+    void resolve(unsigned t, const key_type& partial, F&& f) const {
+        const layout& l = m_layouts[t];
+        const std::uint16_t w0 = window_at<words>(partial, 0);
+        const bool lane = l.primary_lane_known;
+        const std::uint16_t qlane = lane ? window_at<words>(partial, m_layouts[0].pos[0]) : std::uint16_t{0};
+        m_primary.scan(w0, qlane, lane ? 0u : 16u, [&](const std::uint16_t* u, std::uint32_t value) {
+            const key_type full = compose(0, w0, u);
+            if (masked_distance<words>(full, partial, l.known) == 0) f(full, value);
+        });
+    }
+
+    template <class F>
+    decltype(auto) with_table(unsigned t, F&& f) {
+        return t == 0 ? f(m_primary) : f(m_secondary[t - 1]);
+    }
+    template <class F>
+    decltype(auto) with_table(unsigned t, F&& f) const {
+        return t == 0 ? f(m_primary) : f(m_secondary[t - 1]);
+    }
+
+    template <class F>
+    void for_each_probe(const key_type& q, unsigned k, F&& f) const noexcept {
+        for (const auto& step : m_plans[k]) {
+            const std::uint16_t qw = window_at<words>(q, m_layouts[step.table].bucket);
+            for_each_mask(16, step.radius,
+                          [&](std::uint64_t mask) { f(step.table, static_cast<std::uint16_t>(qw ^ mask)); });
+        }
+    }
+
+    unsigned m_max_k;
+    std::vector<index_block> m_blocks;
+    std::vector<layout> m_layouts;
+    packed_table<static_cast<unsigned>(Bits / 16 - 1), true> m_primary;  // table 0
+    std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
+
+    std::vector<std::vector<plan_step>> m_plans;
+    std::vector<double> m_probe_counts;  // buckets a query with radius k scans
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace semfp

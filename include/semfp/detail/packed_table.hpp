@@ -1,0 +1,392 @@
+#pragma once
+/// \file
+/// `packed_table`: the storage of one table of the multi-index. Entries are a 16-bit bucket
+/// window `w` plus `units` further 16-bit units (unit 0 is the filter lane) and, optionally, a
+/// 32-bit value. Nothing is stored per entry that the position already implies.
+///
+/// Layout: the high byte of `w` picks one of 256 segments, allocated on first use; a segment
+/// splits its entries into 2^j buckets (j <= 8) by the top j bits of the low byte of `w`. While
+/// j < 8 each entry also keeps that low byte (one byte), so that small segments stay small. A
+/// bucket is a contiguous run with its own capacity: the lanes of all its entries, then (in
+/// parallel arrays) the other units and the values. A full bucket repacks only its segment,
+/// with room for a sixteenth more entries, so growth never copies the whole table and the
+/// transient memory of a repack is one segment.
+
+#include <semfp/detail/index_table.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace semfp {
+inline namespace v0 {
+namespace detail {
+
+/// Largest number of 16-bit units a `packed_table` entry may have.
+inline constexpr unsigned packed_max_units = 8;
+
+template <unsigned Units, bool HasValue>
+class packed_table {
+    static_assert(Units >= 1 && Units <= packed_max_units);
+    static constexpr unsigned m_units = Units;
+    static constexpr bool m_has_value = HasValue;
+
+public:
+    static constexpr unsigned segment_count = 256;
+
+    packed_table() = default;
+
+    [[nodiscard]] std::size_t size() const noexcept { return m_size; }
+    [[nodiscard]] static constexpr unsigned units() noexcept { return Units; }
+
+    [[nodiscard]] std::size_t memory_bytes() const noexcept {
+        std::size_t n = m_segs.capacity() * sizeof(segment);
+        for (const auto& s : m_segs) {
+            if (s.cap == 0) continue;
+            n += (2 * (std::size_t{1} << s.j) + 1) * sizeof(std::uint32_t);
+            n += data_units(s.cap) * sizeof(std::uint16_t);
+            if (s.j < 8) n += s.cap;
+        }
+        return n;
+    }
+
+    /// Makes room so that the next `insert(w, ...)` cannot allocate (strong guarantee).
+    void reserve_for(std::uint16_t w) {
+        if (m_segs.empty()) m_segs.resize(segment_count);
+        segment& s = m_segs[w >> 8];
+        if (s.cap != 0) {
+            const std::size_t b = bucket_of(s, w);
+            if (s.dir[2 * b + 1] < s.dir[2 * b + 2] - s.dir[2 * b]) return;
+        }
+        repack(s, w);
+    }
+
+    /// Inserts after `reserve_for(w)`; never allocates.
+    void insert(std::uint16_t w, const std::uint16_t* units, std::uint32_t value) noexcept {
+        segment& s = m_segs[w >> 8];
+        const std::size_t b = bucket_of(s, w);
+        const std::size_t r = s.dir[2 * b + 1];
+        put(s, b, r, units, value);
+        if (s.j < 8) s.sub[s.dir[2 * b] + r] = static_cast<std::uint8_t>(w);
+        ++s.dir[2 * b + 1];
+        ++s.count;
+        ++m_size;
+    }
+
+    /// Removes one entry of bucket window `w` whose units equal `units` and whose value
+    /// satisfies `pred`; returns false if there is none.
+    template <class Pred>
+    bool erase_if(std::uint16_t w, const std::uint16_t* units, Pred&& pred) noexcept {
+        if (m_segs.empty()) return false;
+        segment& s = m_segs[w >> 8];
+        if (s.cap == 0) return false;
+        const std::size_t b = bucket_of(s, w);
+        const std::size_t first = s.dir[2 * b];
+        const std::size_t n = s.dir[2 * b + 1];
+        for (std::size_t r = 0; r < n; ++r) {
+            if (s.j < 8 && s.sub[first + r] != static_cast<std::uint8_t>(w)) continue;
+            if (!units_equal(s, b, r, units) || !pred(value_at(s, b, r))) continue;
+            if (r != n - 1) {
+                std::uint16_t tmp[packed_max_units]{};
+                load_units(s, b, n - 1, tmp);
+                put(s, b, r, tmp, value_at(s, b, n - 1));
+                if (s.j < 8) s.sub[first + r] = s.sub[first + n - 1];
+            }
+            --s.dir[2 * b + 1];
+            --s.count;
+            --m_size;
+            return true;
+        }
+        return false;
+    }
+
+    /// True if an entry of bucket window `w` has units equal to `units`.
+    [[nodiscard]] bool contains(std::uint16_t w, const std::uint16_t* units) const noexcept {
+        bool found = false;
+        scan(w, units[0], 0, [&](const std::uint16_t* u, std::uint32_t) {
+            if (!found) found = std::equal(u, u + m_units, units);
+        });
+        return found;
+    }
+
+    /// Calls `f(units, value)` (units: `const std::uint16_t*`, `units()` of them) for the
+    /// entries of bucket window `w` whose lane differs from `lane` in at most `k` bits.
+    template <class F>
+    void scan(std::uint16_t w, std::uint16_t lane, unsigned k, F&& f) const {
+        if (m_size == 0) return;
+        const segment& s = m_segs[w >> 8];
+        if (s.cap == 0) return;
+        const std::size_t b = bucket_of(s, w);
+        const std::size_t first = s.dir[2 * b];
+        for_each_lane_within(region(s, b), s.dir[2 * b + 1], lane, k, [&](std::size_t r) {
+            if (s.j < 8 && s.sub[first + r] != static_cast<std::uint8_t>(w)) return;
+            std::uint16_t u[packed_max_units]{};
+            load_units(s, b, r, u);
+            f(static_cast<const std::uint16_t*>(u), value_at(s, b, r));
+        });
+    }
+
+    /// Calls `f(w, units, value)` for every entry (segment order, then bucket order).
+    template <class F>
+    void for_each(F&& f) const {
+        for (std::size_t g = 0; g < m_segs.size(); ++g) {
+            const segment& s = m_segs[g];
+            if (s.cap == 0) continue;
+            const std::size_t nb = std::size_t{1} << s.j;
+            for (std::size_t b = 0; b < nb; ++b) {
+                for (std::size_t r = 0, e = s.dir[2 * b + 1]; r < e; ++r) {
+                    const auto low = s.j < 8 ? s.sub[s.dir[2 * b] + r] : static_cast<std::uint8_t>(b);
+                    std::uint16_t u[packed_max_units]{};
+                    load_units(s, b, r, u);
+                    f(static_cast<std::uint16_t>((g << 8) | low), static_cast<const std::uint16_t*>(u),
+                      value_at(s, b, r));
+                }
+            }
+        }
+    }
+
+    /// Hints the processor to load the bucket directory entry of `w`.
+    void prefetch_directory(std::uint16_t w) const noexcept {
+        if (m_segs.empty()) return;
+        const segment& s = m_segs[w >> 8];
+        if (s.cap == 0) return;
+        prefetch_address(s.dir.get() + 2 * bucket_of(s, w), false);
+    }
+
+    /// Hints the processor to load the lanes of the bucket of `w` (reads its directory entry:
+    /// issue it after `prefetch_directory`).
+    void prefetch_bucket(std::uint16_t w) const noexcept {
+        if (m_segs.empty()) return;
+        const segment& s = m_segs[w >> 8];
+        if (s.cap == 0) return;
+        const std::size_t b = bucket_of(s, w);
+        // The lanes, and for small buckets the whole region.
+        const std::uint16_t* at = region(s, b);
+        const std::size_t fill = s.dir[2 * b + 1];
+        const std::size_t bytes = fill * 2 <= 256 ? bucket_cap(s, b) * stride * 2 : fill * 2;
+        const std::size_t lines = std::min<std::size_t>(bytes / 64 + 1, 8);
+        for (std::size_t l = 0; l < lines; ++l) prefetch_address(at + 32 * l, false);
+    }
+
+    /// Hints the processor to load, for writing, the slot an insert of `w` would fill.
+    void prefetch_insert(std::uint16_t w) const noexcept {
+        if (m_segs.empty()) return;
+        const segment& s = m_segs[w >> 8];
+        if (s.cap == 0) return;
+        const std::size_t b = bucket_of(s, w);
+        const std::size_t cap = bucket_cap(s, b);
+        if (cap == 0) return;
+        const std::size_t r = std::min<std::size_t>(s.dir[2 * b + 1], cap - 1);
+        const std::uint16_t* base = region(s, b);
+        prefetch_address(base + r, true);
+        if constexpr (m_units > 1) prefetch_address(base + cap + (m_units - 1) * r, true);
+        if constexpr (m_has_value) prefetch_address(base + cap * m_units + 2 * r, true);
+    }
+
+    void clear() noexcept {
+        std::vector<segment>().swap(m_segs);
+        m_size = 0;
+    }
+
+    void swap(packed_table& o) noexcept {
+        m_segs.swap(o.m_segs);
+        std::swap(m_size, o.m_size);
+    }
+
+    packed_table(const packed_table& o) : m_size(o.m_size) {
+        m_segs.resize(o.m_segs.size());
+        for (std::size_t g = 0; g < o.m_segs.size(); ++g) {
+            const segment& from = o.m_segs[g];
+            segment& to = m_segs[g];
+            if (from.cap == 0) continue;
+            const std::size_t dn = 2 * (std::size_t{1} << from.j) + 1;
+            to.dir = std::make_unique<std::uint32_t[]>(dn);
+            std::copy_n(from.dir.get(), dn, to.dir.get());
+            to.data = std::make_unique<std::uint16_t[]>(data_units(from.cap));
+            std::copy_n(from.data.get(), data_units(from.cap), to.data.get());
+            if (from.j < 8) {
+                to.sub = std::make_unique<std::uint8_t[]>(from.cap);
+                std::copy_n(from.sub.get(), from.cap, to.sub.get());
+            }
+            to.cap = from.cap;
+            to.count = from.count;
+            to.j = from.j;
+        }
+    }
+    packed_table& operator=(const packed_table& o) {
+        if (this != &o) {
+            packed_table t(o);
+            swap(t);
+        }
+        return *this;
+    }
+    packed_table(packed_table&& o) noexcept { swap(o); }
+    packed_table& operator=(packed_table&& o) noexcept {
+        packed_table t(std::move(o));
+        swap(t);
+        return *this;
+    }
+    ~packed_table() = default;
+
+private:
+    struct segment {
+        // dir[2b] = first slot of bucket b, dir[2b + 1] = its fill; dir[2 * 2^j] = cap.
+        std::unique_ptr<std::uint32_t[]> dir;
+        // Bucket regions in bucket order (see `region`), then lane_chunk units of padding.
+        std::unique_ptr<std::uint16_t[]> data;
+        // Low byte of the bucket window, per slot (only while j < 8).
+        std::unique_ptr<std::uint8_t[]> sub;
+        std::uint32_t cap = 0;
+        std::uint32_t count = 0;
+        unsigned j = 0;
+    };
+
+    static void prefetch_address(const void* p, bool write) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+        if (write) __builtin_prefetch(p, 1);
+        else __builtin_prefetch(p);
+        // GCC may drop a call that only prefetches; an empty asm with the address as input
+        // gives the call an effect without touching memory.
+        asm volatile("" : : "r"(p));
+#else
+        (void)p;
+        (void)write;
+#endif
+    }
+
+    [[nodiscard]] static std::size_t bucket_of(const segment& s, std::uint16_t w) noexcept {
+        return static_cast<std::size_t>(w & 0xFFu) >> (8 - s.j);
+    }
+    // Units per entry: the lane, the other units, the value halves.
+    static constexpr std::size_t stride = m_units + (m_has_value ? 2 : 0);
+
+    [[nodiscard]] static std::size_t data_units(std::size_t cap) noexcept { return cap * stride + lane_chunk; }
+    [[nodiscard]] static std::size_t bucket_cap(const segment& s, std::size_t b) noexcept {
+        return s.dir[2 * b + 2] - s.dir[2 * b];
+    }
+    // A bucket's region: lanes [cap], other units [cap x (units - 1)], values [cap x 2].
+    [[nodiscard]] static std::uint16_t* region(const segment& s, std::size_t b) noexcept {
+        return s.data.get() + std::size_t{s.dir[2 * b]} * stride;
+    }
+
+    static void load_units(const segment& s, std::size_t b, std::size_t r, std::uint16_t* u) noexcept {
+        const std::uint16_t* base = region(s, b);
+        u[0] = base[r];
+        const std::uint16_t* p = base + bucket_cap(s, b) + (m_units - 1) * r;
+        for (unsigned x = 1; x < m_units; ++x) u[x] = p[x - 1];
+    }
+    [[nodiscard]] static bool units_equal(const segment& s, std::size_t b, std::size_t r,
+                                          const std::uint16_t* u) noexcept {
+        const std::uint16_t* base = region(s, b);
+        if (base[r] != u[0]) return false;
+        const std::uint16_t* p = base + bucket_cap(s, b) + (m_units - 1) * r;
+        for (unsigned x = 1; x < m_units; ++x)
+            if (p[x - 1] != u[x]) return false;
+        return true;
+    }
+    [[nodiscard]] static std::uint32_t value_at(const segment& s, std::size_t b, std::size_t r) noexcept {
+        if constexpr (!m_has_value) {
+            return 0;
+        } else {
+            const std::uint16_t* v = region(s, b) + bucket_cap(s, b) * m_units + 2 * r;
+            return static_cast<std::uint32_t>(v[0]) | (static_cast<std::uint32_t>(v[1]) << 16);
+        }
+    }
+    static void put(segment& s, std::size_t b, std::size_t r, const std::uint16_t* u, std::uint32_t value) noexcept {
+        std::uint16_t* base = region(s, b);
+        const std::size_t cap = bucket_cap(s, b);
+        base[r] = u[0];
+        std::uint16_t* p = base + cap + (m_units - 1) * r;
+        for (unsigned x = 1; x < m_units; ++x) p[x - 1] = u[x];
+        if constexpr (m_has_value) {
+            std::uint16_t* v = base + cap * m_units + 2 * r;
+            v[0] = static_cast<std::uint16_t>(value);
+            v[1] = static_cast<std::uint16_t>(value >> 16);
+        }
+    }
+
+    /// Re-lays segment `s` with room for one more entry in the bucket of `w`: 2^j buckets for
+    /// about 4 to 8 entries each (j <= 8).
+    void repack(segment& s, std::uint16_t w) {
+        const std::size_t n = std::size_t{s.count} + 1;
+        const unsigned j = std::min(8u, static_cast<unsigned>(std::bit_width(n)) > 3
+                                            ? static_cast<unsigned>(std::bit_width(n)) - 3
+                                            : 0u);
+        const std::size_t nb = std::size_t{1} << j;
+        // Low byte of the bucket window of slot i of the old layout.
+        std::vector<std::uint8_t> low;
+        std::vector<std::uint32_t> fill(nb, 0);
+        if (s.cap != 0 && s.j == j) {
+            for (std::size_t b = 0; b < nb; ++b) fill[b] = s.dir[2 * b + 1];
+        } else if (s.cap != 0) {
+            low.resize(s.cap);
+            const std::size_t old_nb = std::size_t{1} << s.j;
+            for (std::size_t b = 0; b < old_nb; ++b)
+                for (std::size_t i = s.dir[2 * b], e = i + s.dir[2 * b + 1]; i < e; ++i) {
+                    low[i] = s.j < 8 ? s.sub[i] : static_cast<std::uint8_t>(b);
+                    ++fill[static_cast<std::size_t>(low[i]) >> (8 - j)];
+                }
+        }
+        const std::size_t target = static_cast<std::size_t>(w & 0xFFu) >> (8 - j);
+        segment t;
+        t.j = j;
+        t.dir = std::make_unique<std::uint32_t[]>(2 * nb + 1);
+        // Room for the segment to grow by a sixteenth before the next repack: each bucket gets
+        // its expected share of that growth plus three standard deviations (Poisson), so that
+        // repacks come about once per n/16 inserts (16 entries copied per insert, amortised).
+        std::size_t cap = 0;
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::size_t want = fill[b] + (b == target ? 1 : 0);
+            const double grow = static_cast<double>(n) / 16.0 / static_cast<double>(nb);
+            t.dir[2 * b] = static_cast<std::uint32_t>(cap);
+            cap += want + static_cast<std::size_t>(grow + 3.0 * std::sqrt(grow) + 1.0);
+        }
+        if (cap > 0xFFFFFFF0u) throw std::length_error("semfp::HammingIndex: bucket segment too large");
+        t.dir[2 * nb] = static_cast<std::uint32_t>(cap);
+        t.cap = static_cast<std::uint32_t>(cap);
+        t.data = std::make_unique<std::uint16_t[]>(data_units(cap));
+        if (j < 8) t.sub = std::make_unique<std::uint8_t[]>(cap);
+        // Commit: copy every entry into its new bucket (no failure points from here on).
+        if (s.cap != 0 && s.j == j) {
+            // Same buckets: copy whole runs.
+            for (std::size_t b = 0; b < nb; ++b) {
+                const std::size_t c = s.dir[2 * b + 1];
+                t.dir[2 * b + 1] = static_cast<std::uint32_t>(c);
+                const std::uint16_t* from = region(s, b);
+                std::uint16_t* to = region(t, b);
+                const std::size_t fcap = bucket_cap(s, b);
+                const std::size_t tcap = bucket_cap(t, b);
+                std::copy_n(from, c, to);
+                std::copy_n(from + fcap, c * (m_units - 1), to + tcap);
+                if constexpr (m_has_value) std::copy_n(from + fcap * m_units, 2 * c, to + tcap * m_units);
+                if (j < 8) std::copy_n(s.sub.get() + s.dir[2 * b], c, t.sub.get() + t.dir[2 * b]);
+            }
+        } else if (s.cap != 0) {
+            const std::size_t old_nb = std::size_t{1} << s.j;
+            for (std::size_t b = 0; b < old_nb; ++b)
+                for (std::size_t r = 0, e = s.dir[2 * b + 1]; r < e; ++r) {
+                    const std::size_t i = s.dir[2 * b] + r;
+                    const std::size_t nbk = static_cast<std::size_t>(low[i]) >> (8 - j);
+                    const std::size_t to = t.dir[2 * nbk + 1]++;
+                    std::uint16_t u[packed_max_units]{};
+                    load_units(s, b, r, u);
+                    put(t, nbk, to, u, value_at(s, b, r));
+                    if (j < 8) t.sub[t.dir[2 * nbk] + to] = low[i];
+                }
+        }
+        t.count = s.count;
+        s = std::move(t);
+    }
+
+    std::vector<segment> m_segs;
+    std::size_t m_size = 0;
+};
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace semfp
