@@ -2,16 +2,17 @@
 //   semfp_index_bench [--large] [--benchmark_filter=...]
 //
 // Data: N 64-bit fingerprints; 10% are copies of a uniformly chosen earlier one with 0-3 random
-// bit flips, the rest uniformly random (fixed seed). Default run (~1 minute): Single-Pass at
-// N = 100 k and 1 M, the linear-scan clusterer at N = 100 k (full run, assignments compared),
-// the 1 M-centre comparison (a sample of queries timed against a linear scan of all centres,
-// assignments compared), query latency against 1 M entries for three block layouts.
-// `--large` adds N = 10 M and query latency against 10 M entries (needs about 1.5 GB).
+// bit flips, the rest uniformly random (fixed seed); ids ascend. Default run (~1 minute):
+// Single-Pass at N = 100 k and 1 M, the linear-scan clusterer at N = 100 k (full run,
+// assignments compared), the clusterer-against-clusterer comparison at 100 k and 1 M centres
+// (see BM_QueryVsLinearScan), query latency against 1 M entries for three block layouts.
+// `--large` adds N = 10 M and query latency against 10 M entries (needs about 1 GB).
 //
 // Counters: ns_per_fp (wall time per fingerprint, stream generation excluded), centres,
 // index_B_per_fp (bytes held by the clusterer / N), peak_rss_B_per_fp (peak resident set of the
-// process / N; the Single-Pass input is streamed, but everything run before counts), speedup (linear / index time per query),
-// mismatches (must be 0), p50_ns / p99_ns / mean_ns (single-query latency), insert_ns.
+// process / N; the Single-Pass input is streamed, but everything run before counts), speedup
+// (linear / index time per added fingerprint), query_speedup (per isolated query), mismatches
+// (must be 0), p50_ns / p99_ns / mean_ns (single-query latency), insert_ns.
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 

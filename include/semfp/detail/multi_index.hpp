@@ -26,6 +26,7 @@
 #include <semfp/detail/packed_table.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
