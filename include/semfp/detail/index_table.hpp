@@ -55,29 +55,6 @@ template <std::size_t Words>
     return n;
 }
 
-/// True if `d(a, b) <= k`, cheaply.
-template <std::size_t Words>
-[[nodiscard]] constexpr bool key_within(const key_t<Words>& a, const key_t<Words>& b, unsigned k) noexcept {
-    if constexpr (Words == 1) {
-        return popcount_at_most(a[0] ^ b[0], k);
-    } else {
-        std::uint64_t x0 = a[0] ^ b[0];
-        std::uint64_t x1 = a[1] ^ b[1];
-        for (unsigned i = 0; i < k; ++i) {
-            if (x0 != 0) x0 &= x0 - 1;
-            else if (x1 != 0) x1 &= x1 - 1;
-            else return true;
-        }
-        return (x0 | x1) == 0;
-    }
-}
-
-template <std::size_t Words>
-[[nodiscard]] constexpr bool key_less(const key_t<Words>& a, const key_t<Words>& b) noexcept {
-    if constexpr (Words == 1) return a[0] < b[0];
-    else return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
-}
-
 /// Width of the lane-filter kernel; lane runs are padded to a multiple of it.
 inline constexpr std::size_t lane_chunk = 16;
 
