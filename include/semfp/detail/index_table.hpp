@@ -15,11 +15,39 @@
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 namespace semfp {
 inline namespace v0 {
 namespace detail {
+
+/// Hints the processor to load the cache line of `p` (for reading). A hint only: `p` need
+/// not be dereferenceable.
+inline void prefetch_for_read(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+    // GCC may drop a call that only prefetches; an empty asm with the address as input gives
+    // the call an effect without touching memory.
+    asm volatile("" : : "r"(p));
+#else
+    (void)p;
+#endif
+}
+
+/// Hints the processor to load the cache line of `p` for writing.
+inline void prefetch_for_write(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1);
+    asm volatile("" : : "r"(p));
+#else
+    (void)p;
+#endif
+}
 
 /// True if the number of set bits of `x` is at most `k` (no popcount instruction needed).
 [[nodiscard]] constexpr bool popcount_at_most(std::uint64_t x, unsigned k) noexcept {
@@ -47,11 +75,24 @@ template <std::size_t Words>
     }
 }
 
+/// Number of set bits of `x`: the instruction where the target has it, else an inline
+/// bit-parallel count (a library call costs more on the index's hot paths).
+[[nodiscard]] constexpr unsigned popcount64(std::uint64_t x) noexcept {
+#if defined(__POPCNT__) || defined(_MSC_VER) || !(defined(__x86_64__) || defined(__i386__))
+    return static_cast<unsigned>(std::popcount(x));
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 /// Hamming distance of two keys.
 template <std::size_t Words>
 [[nodiscard]] constexpr unsigned key_distance(const key_t<Words>& a, const key_t<Words>& b) noexcept {
     unsigned n = 0;
-    for (std::size_t i = 0; i < Words; ++i) n += static_cast<unsigned>(std::popcount(a[i] ^ b[i]));
+    for (std::size_t i = 0; i < Words; ++i) n += popcount64(a[i] ^ b[i]);
     return n;
 }
 
@@ -59,10 +100,9 @@ template <std::size_t Words>
 inline constexpr std::size_t lane_chunk = 16;
 
 /// Bit i of the result is set if the 16-bit lanes `a[i]` and `q` differ in at most K bits
-/// (i < lane_chunk). Fixed trip count and no branches, so that compilers vectorise it even at
-/// -O2 (SSE2 handles eight lanes per instruction).
+/// (i < lane_chunk): a fixed-trip, branch-free loop that compilers vectorise.
 template <unsigned K>
-[[nodiscard]] inline std::uint32_t lane_filter(const std::uint16_t* a, std::uint16_t q) noexcept {
+[[nodiscard]] inline std::uint32_t lane_filter_portable(const std::uint16_t* a, std::uint16_t q) noexcept {
     std::uint8_t ok[lane_chunk];
     for (std::size_t i = 0; i < lane_chunk; ++i) {
         auto y = static_cast<std::uint16_t>(a[i] ^ q);
@@ -79,13 +119,54 @@ template <unsigned K>
     return m;
 }
 
-/// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`; `a` must be readable up to n
+/// `lane_filter_portable<K>` with SSE2 where available: two vectors of eight lanes, one
+/// movemask.
+template <unsigned K>
+[[nodiscard]] inline std::uint32_t lane_filter(const std::uint16_t* a, std::uint16_t q) noexcept {
+#if defined(__SSE2__) || defined(_M_X64)
+    const __m128i qv = _mm_set1_epi16(static_cast<short>(q));
+    const __m128i one = _mm_set1_epi16(1);
+    __m128i y0 = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)), qv);
+    __m128i y1 = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a + 8)), qv);
+    for (unsigned j = 0; j < K; ++j) {  // clear the lowest set bit K times
+        y0 = _mm_and_si128(y0, _mm_sub_epi16(y0, one));
+        y1 = _mm_and_si128(y1, _mm_sub_epi16(y1, one));
+    }
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i hit = _mm_packs_epi16(_mm_cmpeq_epi16(y0, zero), _mm_cmpeq_epi16(y1, zero));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(hit));
+#else
+    return lane_filter_portable<K>(a, q);
+#endif
+}
+
+/// `lane_filter<R>(a, q)` for a run-time R (0..7).
+[[nodiscard]] inline std::uint32_t lane_filter_within(const std::uint16_t* a, std::uint16_t q, unsigned r) noexcept {
+    switch (r) {
+    case 0: return lane_filter<0>(a, q);
+    case 1: return lane_filter<1>(a, q);
+    case 2: return lane_filter<2>(a, q);
+    case 3: return lane_filter<3>(a, q);
+    case 4: return lane_filter<4>(a, q);
+    case 5: return lane_filter<5>(a, q);
+    case 6: return lane_filter<6>(a, q);
+    default: return lane_filter<7>(a, q);
+    }
+}
+
+/// "No lanes to skip" for `for_each_lane_within`.
+inline constexpr unsigned no_lane_skip = ~0u;
+
+/// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`, except those with
+/// `popcount(a[i] ^ q) <= skip` (`skip < k`, or `no_lane_skip`); `a` must be readable up to n
 /// rounded up to a multiple of `lane_chunk` (values past n are ignored).
 template <class F>
-inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, F&& f) {
+inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, unsigned skip,
+                                 F&& f) {
     auto run = [&]<unsigned K>(std::integral_constant<unsigned, K>) {
         for (std::size_t base = 0; base < n; base += lane_chunk) {
             std::uint32_t m = lane_filter<K>(a + base, q);
+            if (m != 0 && skip < K) m &= ~lane_filter_within(a + base, q, skip);
             if (n - base < lane_chunk) m &= (std::uint32_t{1} << (n - base)) - 1;
             while (m != 0) {
                 f(base + static_cast<std::size_t>(std::countr_zero(m)));
@@ -103,10 +184,17 @@ inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uin
     case 6: run(std::integral_constant<unsigned, 6>{}); break;
     case 7: run(std::integral_constant<unsigned, 7>{}); break;
     default:
-        for (std::size_t i = 0; i < n; ++i)
-            if (popcount_at_most(static_cast<std::uint64_t>(a[i] ^ q), k)) f(i);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto x = static_cast<std::uint64_t>(a[i] ^ q);
+            if (popcount_at_most(x, k) && !(skip < k && popcount_at_most(x, skip))) f(i);
+        }
         break;
     }
+}
+
+template <class F>
+inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, F&& f) {
+    for_each_lane_within(a, n, q, k, no_lane_skip, std::forward<F>(f));
 }
 
 /// Open-addressing map from caller ids (64-bit) to 32-bit handles. Only handles are stored;
@@ -148,14 +236,8 @@ public:
 
     /// Hints the processor to load the slot where a lookup of `id` starts.
     void prefetch(std::uint64_t id) const noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(m_slots.data()) +
-                                  static_cast<std::uintptr_t>(home(id) * sizeof(std::uint32_t));
-        __builtin_prefetch(reinterpret_cast<const void*>(at));
-        asm volatile("" : : "r"(at));  // see lane_table::prefetch
-#else
-        (void)id;
-#endif
+        if (m_slots.empty()) return;
+        prefetch_for_read(m_slots.data() + home(id));
     }
 
     /// Inserts after `reserve(1, ...)`; `id` must be absent.

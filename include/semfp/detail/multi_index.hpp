@@ -29,6 +29,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace semfp {
@@ -54,7 +55,7 @@ template <std::size_t Words>
 [[nodiscard]] constexpr unsigned masked_distance(const key_t<Words>& a, const key_t<Words>& b,
                                                  const key_t<Words>& mask) noexcept {
     unsigned n = 0;
-    for (std::size_t i = 0; i < Words; ++i) n += static_cast<unsigned>(std::popcount((a[i] ^ b[i]) & mask[i]));
+    for (std::size_t i = 0; i < Words; ++i) n += popcount64((a[i] ^ b[i]) & mask[i]);
     return n;
 }
 
@@ -104,6 +105,18 @@ public:
         }
         for (unsigned k = 0; k <= max_k; ++k) {
             m_plans.push_back(make_plan(m_blocks, k));
+            // A secondary entry's lane is the primary's block 0 when that block is 16 bits
+            // long: if an earlier step probed table 0 with radius r, entries whose lane is
+            // within r were reported there and are skipped by the lane filter.
+            std::vector<unsigned> skips;
+            for (std::size_t st = 0; st < m_plans.back().size(); ++st) {
+                unsigned skip = no_lane_skip;
+                for (std::size_t e = 0; e < st; ++e)
+                    if (m_plans.back()[e].table == 0 && m_blocks[0].length == 16 && m_layouts[0].bucket == 0)
+                        skip = m_plans.back()[e].radius;
+                skips.push_back(skip);
+            }
+            m_lane_skips.push_back(std::move(skips));
             double probes = 0;
             for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
             m_probe_counts.push_back(probes);
@@ -188,9 +201,17 @@ public:
     /// (precondition: k <= max_k()).
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
-        const auto& plan = m_plans[k];
         // Memory latency dominates: start the loads of every probe before scanning any.
         if (m_probe_counts[k] <= 64) prefetch(q, k);
+        for_each_within_prefetched(q, k, std::forward<F>(f));
+    }
+
+    /// `for_each_within` for batch loops that have issued `prefetch_directories` and
+    /// `prefetch_buckets` for `q` themselves.
+    template <class F>
+    void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
+        const auto& plan = m_plans[k];
+        const auto& lane_skip = m_lane_skips[k];
         for (std::size_t s = 0; s < plan.size(); ++s) {
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
@@ -226,7 +247,7 @@ public:
                             return;
                     }
                     resolve(t, key, report);
-                });
+                }, lane_skip[s]);
             });
         }
     }
@@ -321,6 +342,7 @@ private:
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
     std::vector<std::vector<plan_step>> m_plans;
+    std::vector<std::vector<unsigned>> m_lane_skips;  // per plan step: lanes to skip (secondaries)
     std::vector<double> m_probe_counts;  // buckets a query with radius k scans
 };
 

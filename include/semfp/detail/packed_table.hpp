@@ -115,15 +115,16 @@ public:
     }
 
     /// Calls `f(units, value)` (units: `const std::uint16_t*`, `units()` of them) for the
-    /// entries of bucket window `w` whose lane differs from `lane` in at most `k` bits.
+    /// entries of bucket window `w` whose lane differs from `lane` in at most `k` bits, but
+    /// not in at most `skip` bits (`skip < k`, or `no_lane_skip`).
     template <class F>
-    void scan(std::uint16_t w, std::uint16_t lane, unsigned k, F&& f) const {
+    void scan(std::uint16_t w, std::uint16_t lane, unsigned k, F&& f, unsigned skip = no_lane_skip) const {
         if (m_size == 0) return;
         const segment& s = m_segs[w >> 8];
         if (s.cap == 0) return;
         const std::size_t b = bucket_of(s, w);
         const std::size_t first = s.dir[2 * b];
-        for_each_lane_within(region(s, b), s.dir[2 * b + 1], lane, k, [&](std::size_t r) {
+        for_each_lane_within(region(s, b), s.dir[2 * b + 1], lane, k, skip, [&](std::size_t r) {
             if (s.j < 8 && s.sub[first + r] != static_cast<std::uint8_t>(w)) return;
             std::uint16_t u[packed_max_units]{};
             load_units(s, b, r, u);
@@ -165,12 +166,11 @@ public:
         const segment& s = m_segs[w >> 8];
         if (s.cap == 0) return;
         const std::size_t b = bucket_of(s, w);
-        // The lanes, and for small buckets the whole region.
-        const std::uint16_t* at = region(s, b);
-        const std::size_t fill = s.dir[2 * b + 1];
-        const std::size_t bytes = fill * 2 <= 256 ? bucket_cap(s, b) * stride * 2 : fill * 2;
-        const std::size_t lines = std::min<std::size_t>(bytes / 64 + 1, 8);
-        for (std::size_t l = 0; l < lines; ++l) prefetch_address(at + 32 * l, false);
+        // The cache lines the lanes span (at most 8).
+        const auto at = reinterpret_cast<std::uintptr_t>(region(s, b));
+        const std::uintptr_t end = at + 2 * std::size_t{s.dir[2 * b + 1]};
+        for (std::uintptr_t line = at & ~std::uintptr_t{63}, l = 0; line < end && l < 8; line += 64, ++l)
+            prefetch_address(reinterpret_cast<const void*>(line), false);
     }
 
     /// Hints the processor to load, for writing, the slot an insert of `w` would fill.
@@ -247,16 +247,8 @@ private:
     };
 
     static void prefetch_address(const void* p, bool write) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-        if (write) __builtin_prefetch(p, 1);
-        else __builtin_prefetch(p);
-        // GCC may drop a call that only prefetches; an empty asm with the address as input
-        // gives the call an effect without touching memory.
-        asm volatile("" : : "r"(p));
-#else
-        (void)p;
-        (void)write;
-#endif
+        if (write) prefetch_for_write(p);
+        else prefetch_for_read(p);
     }
 
     [[nodiscard]] static std::size_t bucket_of(const segment& s, std::uint16_t w) noexcept {
@@ -349,8 +341,9 @@ private:
         if (cap > 0xFFFFFFF0u) throw std::length_error("semfp::HammingIndex: bucket segment too large");
         t.dir[2 * nb] = static_cast<std::uint32_t>(cap);
         t.cap = static_cast<std::uint32_t>(cap);
-        t.data = std::make_unique<std::uint16_t[]>(data_units(cap));
-        if (j < 8) t.sub = std::make_unique<std::uint8_t[]>(cap);
+        // Filled below: entries are copied, the rest of every bucket and the padding zeroed.
+        t.data = std::make_unique_for_overwrite<std::uint16_t[]>(data_units(cap));
+        if (j < 8) t.sub = std::make_unique_for_overwrite<std::uint8_t[]>(cap);
         // Commit: copy every entry into its new bucket (no failure points from here on).
         if (s.cap != 0 && s.j == j) {
             // Same buckets: copy whole runs.
@@ -379,6 +372,17 @@ private:
                     if (j < 8) t.sub[t.dir[2 * nbk] + to] = low[i];
                 }
         }
+        // Zero what no entry fills, so that every unit the lane filter may read is defined.
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::size_t c = t.dir[2 * b + 1];
+            const std::size_t tcap = bucket_cap(t, b);
+            std::uint16_t* to = region(t, b);
+            std::fill(to + c, to + tcap, std::uint16_t{0});
+            std::fill(to + tcap + c * (m_units - 1), to + tcap * m_units, std::uint16_t{0});
+            if constexpr (m_has_value) std::fill(to + tcap * m_units + 2 * c, to + tcap * stride, std::uint16_t{0});
+            if (j < 8) std::fill(t.sub.get() + t.dir[2 * b] + c, t.sub.get() + t.dir[2 * b + 2], std::uint8_t{0});
+        }
+        std::fill_n(t.data.get() + cap * stride, lane_chunk, std::uint16_t{0});
         t.count = s.count;
         s = std::move(t);
     }

@@ -10,6 +10,7 @@
 #include <semfp/index/serialization.hpp>
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -115,54 +116,10 @@ public:
     /// `invalid_argument_error` for a duplicate id, `std::bad_alloc` on exhaustion; strong
     /// guarantee.
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id) {
-        if (m_item_id.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::SinglePassClusterer: too many items");
-        const auto item = static_cast<std::uint32_t>(m_item_id.size());
-        const bool in_order = m_ids_ascending && (item == 0 || id > m_item_id[item - 1]);
-        if (!in_order && contains(id))
-            detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
-
-        // 1. Find the nearest centre (or member); ties go to the smallest item index, which is
-        //    the earliest centre (centres are numbered in arrival order).
-        unsigned best_d = none_distance;
-        std::uint32_t best_item = 0;
-        m_index.for_each_within(fp.data(), m_options.threshold, [&](std::uint32_t it, unsigned d) noexcept {
-            if (d < best_d || (d == best_d && it < best_item)) {
-                best_d = d;
-                best_item = it;
-            }
-        });
-        const bool is_new = best_d == none_distance;
-        // In members mode an exact copy of an indexed member adds nothing to the index: any
-        // later query finds the earlier copy at the same distance, and it wins the tie.
-        const bool index_it = is_new || (m_options.match == match_policy::members && best_d != 0);
-
-        // 2. Allocate everything that can fail.
-        m_item_id.reserve_one_more();
-        m_item_centre.reserve_one_more();
-        m_item_next.reserve_one_more();
-        detail::id_table map;  // built when ids stop ascending
-        if (!in_order) {
-            if (m_ids_ascending) map = make_id_map(item + std::size_t{1});
-            else m_ids.reserve(1, id_of());
-        }
-        if (index_it) m_index.reserve_for(fp.data());
-
-        // 3. Commit (no failure points).
-        const std::uint32_t centre = is_new ? item : m_item_centre[best_item];
-        m_item_id.push_back(id);
-        m_item_centre.push_back(centre);
-        m_item_next.push_back(item);
-        if (is_new) ++m_clusters;
-        else append_member(centre, item);
-        if (!in_order) {
-            if (m_ids_ascending) {
-                m_ids.swap(map);
-                m_ids_ascending = false;
-            }
-            m_ids.insert(id, item);
-        }
-        if (index_it) m_index.insert(fp.data(), item);
-        return {m_item_id[centre], is_new, is_new ? 0u : best_d};
+        const nearest_result r = nearest(fp);
+        const std::uint32_t centre = commit(fp, id, r);
+        const bool is_new = r.distance == none_distance;
+        return {m_item_id[centre], is_new, is_new ? 0u : r.distance};
     }
 
     /// Adds every fingerprint of `fps` in order, the i-th under id `first_id + i`. Faster
@@ -172,22 +129,45 @@ public:
         requires std::convertible_to<std::ranges::range_reference_t<R>, const fingerprint_type&>
     void add_range(R&& fps, std::uint64_t first_id = 0) {
         if constexpr (std::ranges::random_access_range<R> && std::ranges::sized_range<R>) {
-            // A three-stage pipeline: bucket directories 16 items ahead, buckets and the id map
-            // 8 ahead, insert slots 2 ahead (each stage reads what the previous one fetched).
+            // A software pipeline. Item i is looked up `lag` items before it is committed, so
+            // that the cluster links it will write, and the index slots a new centre will fill,
+            // are fetched in the meantime; at commit the lookup is completed with the (at most
+            // `lag`) items indexed since, which keeps the result identical to `add`. Bucket
+            // directories are fetched `far` items ahead of the lookup, the buckets `near`.
             constexpr std::size_t far = 16;
             constexpr std::size_t near = 8;
-            constexpr std::size_t slot = 2;
+            constexpr std::size_t lag = 4;
             auto first = std::ranges::begin(fps);
             const auto n = static_cast<std::size_t>(std::ranges::size(fps));
             auto at = [&](std::size_t i) -> const fingerprint_type& { return first[static_cast<std::ptrdiff_t>(i)]; };
-            for (std::size_t i = 0; i < n; ++i) {
-                if (i + far < n) m_index.prefetch_directories(at(i + far).data(), m_options.threshold);
-                if (i + near < n) {
-                    m_index.prefetch_buckets(at(i + near).data(), m_options.threshold);
-                    if (!m_ids_ascending) m_ids.prefetch(first_id + i + near);
+            const unsigned k = m_options.threshold;
+            std::array<nearest_result, lag + 1> found{};  // lookups not yet committed
+            // Items indexed by the last `lag` commits: (fingerprint position, item).
+            std::array<std::pair<std::size_t, std::uint32_t>, lag> recent{};
+            std::size_t recent_count = 0;
+            for (std::size_t i = 0; i < n + lag; ++i) {
+                if (i + far < n) m_index.prefetch_directories(at(i + far).data(), k);
+                if (i + near < n) m_index.prefetch_buckets(at(i + near).data(), k);
+                if (i < n) {
+                    const nearest_result r = nearest(at(i), i >= near);
+                    found[i % (lag + 1)] = r;
+                    prefetch_commit(at(i), r);
                 }
-                if (i + slot < n) m_index.prefetch_insert(at(i + slot).data());
-                add(at(i), first_id + i);
+                if (i < lag) continue;
+                const std::size_t c = i - lag;
+                if (!m_ids_ascending && c + near < n) m_ids.prefetch(first_id + c + near);
+                // Complete the lookup with the items indexed after it (all later than any
+                // item the index returned, so they win only when strictly nearer).
+                nearest_result r = found[c % (lag + 1)];
+                for (std::size_t x = recent_count > lag ? recent_count - lag : 0; x < recent_count; ++x) {
+                    const auto& [pos, item] = recent[x % lag];
+                    if (pos + lag < c) continue;
+                    const unsigned d = distance(at(pos), at(c));
+                    if (d <= k && (r.distance == none_distance || d < r.distance)) r = {d, item};
+                }
+                const std::size_t before = m_index.size();
+                (void)commit(at(c), first_id + c, r);
+                if (m_index.size() != before) recent[recent_count++ % lag] = {c, static_cast<std::uint32_t>(size() - 1)};
             }
         } else {
             std::uint64_t id = first_id;
@@ -387,7 +367,7 @@ public:
             if (c >= clusters || centre_items[c] > i)
                 detail::throw_format_error("semfp::SinglePassClusterer: inconsistent cluster number", at);
             f.m_item_centre[i] = centre_items[c];
-            if (centre_items[c] != i) f.append_member(centre_items[c], i);
+            if (centre_items[c] != i) f.link_member(centre_items[c], i);
         }
         f.m_clusters = centre_items.size();
         at = r.offset();
@@ -449,6 +429,83 @@ private:
         return [this](std::uint32_t item) noexcept { return m_item_id[item]; };
     }
 
+    /// Nearest indexed item within the threshold (ties: the smallest item, which is the
+    /// earliest); `distance == none_distance` if there is none.
+    struct nearest_result {
+        unsigned distance = none_distance;
+        std::uint32_t item = 0;
+    };
+
+    /// (`prefetched`: the caller has issued the index's prefetch hints for `fp`.)
+    [[nodiscard]] nearest_result nearest(const fingerprint_type& fp, bool prefetched = false) const {
+        nearest_result best;
+        auto keep = [&](std::uint32_t it, unsigned d) noexcept {
+            if (d < best.distance || (d == best.distance && it < best.item)) best = {d, it};
+        };
+        if (prefetched) m_index.for_each_within_prefetched(fp.data(), m_options.threshold, keep);
+        else m_index.for_each_within(fp.data(), m_options.threshold, keep);
+        return best;
+    }
+
+    [[nodiscard]] static unsigned distance(const fingerprint_type& a, const fingerprint_type& b) noexcept {
+        return detail::key_distance<Bits / 64>(a.data(), b.data());
+    }
+
+    /// Hints for `commit(fp, ..., r)` a few items later: the centre's member link it will
+    /// update (or, matching members, the member's centre), or the index slots it will fill.
+    void prefetch_commit(const fingerprint_type& fp, const nearest_result& r) const noexcept {
+        if (r.distance == none_distance) {
+            m_index.prefetch_insert(fp.data());
+            return;
+        }
+        if (m_options.match == match_policy::centres) detail::prefetch_for_write(&m_item_next[r.item]);
+        else detail::prefetch_for_read(&m_item_centre[r.item]);
+    }
+
+    /// Adds `fp` under `id` given its nearest indexed item `r` (see `add`); returns the item
+    /// of its cluster's centre.
+    std::uint32_t commit(const fingerprint_type& fp, std::uint64_t id, const nearest_result& r) {
+        if (m_item_id.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::SinglePassClusterer: too many items");
+        const auto item = static_cast<std::uint32_t>(m_item_id.size());
+        const bool in_order = m_ids_ascending && (item == 0 || id > m_item_id[item - 1]);
+        if (!in_order && contains(id))
+            detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
+
+        const bool is_new = r.distance == none_distance;
+        // In members mode an exact copy of an indexed member adds nothing to the index: any
+        // later query finds the earlier copy at the same distance, and it wins the tie.
+        const bool index_it = is_new || (m_options.match == match_policy::members && r.distance != 0);
+
+        // 1. Allocate everything that can fail.
+        m_item_id.reserve_one_more();
+        m_item_centre.reserve_one_more();
+        m_item_next.reserve_one_more();
+        detail::id_table map;  // built when ids stop ascending
+        if (!in_order) {
+            if (m_ids_ascending) map = make_id_map(item + std::size_t{1});
+            else m_ids.reserve(1, id_of());
+        }
+        if (index_it) m_index.reserve_for(fp.data());
+
+        // 2. Commit (no failure points). Matching centres, the indexed item is the centre.
+        const std::uint32_t centre =
+            is_new ? item : (m_options.match == match_policy::centres ? r.item : m_item_centre[r.item]);
+        m_item_id.push_back(id);
+        m_item_centre.push_back(centre);
+        m_item_next.push_back(item);
+        if (is_new) ++m_clusters;
+        else link_member(centre, item);
+        if (!in_order) {
+            if (m_ids_ascending) {
+                m_ids.swap(map);
+                m_ids_ascending = false;
+            }
+            m_ids.insert(id, item);
+        }
+        if (index_it) m_index.insert(fp.data(), item);
+        return centre;
+    }
+
     /// The item with `id`, or `detail::id_table::none`.
     [[nodiscard]] std::uint32_t find_item(std::uint64_t id) const noexcept {
         if (!m_ids_ascending) return m_ids.find(id, id_of());
@@ -470,31 +527,33 @@ private:
         return map;
     }
 
-    /// Links `item` (already pushed, linking to itself) as the newest member of `centre`.
-    void append_member(std::uint32_t centre, std::uint32_t item) noexcept {
-        const std::uint32_t newest = m_item_next[centre];
-        if (newest != centre) {
-            m_item_next[item] = m_item_next[newest];  // the oldest non-centre member
-            m_item_next[newest] = item;
-        }
+    /// Links `item` (already pushed) as the newest member of `centre`: one link to read and
+    /// write, the centre's.
+    void link_member(std::uint32_t centre, std::uint32_t item) noexcept {
+        m_item_next[item] = m_item_next[centre];
         m_item_next[centre] = item;
     }
 
-    /// Calls `f(item)` for the members of the cluster of `centre`: the centre, then arrival order.
+    /// Calls `f(item)` for the members of the cluster of `centre` other than the centre,
+    /// newest first.
+    template <class F>
+    void for_each_member_newest_first(std::uint32_t centre, F&& f) const {
+        for (std::uint32_t it = m_item_next[centre]; it != centre; it = m_item_next[it]) f(it);
+    }
+
+    /// Calls `f(item)` for the members of the cluster of `centre`: the centre, then the others
+    /// in arrival order.
     template <class F>
     void for_each_member_item(std::uint32_t centre, F&& f) const {
         f(centre);
-        const std::uint32_t newest = m_item_next[centre];
-        if (newest == centre) return;
-        for (std::uint32_t it = m_item_next[newest];; it = m_item_next[it]) {
-            f(it);
-            if (it == newest) break;
-        }
+        std::vector<std::uint32_t> items;
+        for_each_member_newest_first(centre, [&](std::uint32_t it) { items.push_back(it); });
+        for (auto it = items.rbegin(); it != items.rend(); ++it) f(*it);
     }
 
     [[nodiscard]] std::size_t member_count(std::uint32_t centre) const noexcept {
-        std::size_t n = 0;
-        for_each_member_item(centre, [&](std::uint32_t) noexcept { ++n; });
+        std::size_t n = 1;
+        for_each_member_newest_first(centre, [&](std::uint32_t) noexcept { ++n; });
         return n;
     }
 
@@ -507,8 +566,8 @@ private:
     detail::id_table m_ids;
     detail::chunked_array<std::uint64_t> m_item_id;      // item -> caller's id
     detail::chunked_array<std::uint32_t> m_item_centre;  // item -> item of its cluster's centre
-    // Member lists, circular: a centre links to its newest member (itself while alone); the
-    // other members link to the next member in arrival order, the newest to the oldest.
+    // Member lists, circular: a centre links to its newest member (itself while alone), each
+    // member to the one before it, the oldest back to the centre.
     detail::chunked_array<std::uint32_t> m_item_next;
     std::size_t m_clusters = 0;
 };

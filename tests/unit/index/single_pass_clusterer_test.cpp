@@ -110,6 +110,55 @@ TEST_CASE("SinglePassClusterer<128> equals the O(n^2) definition", "[index][clus
     check_against_reference<128>(hd, semfp::match_policy::centres, 2000, 300 + hd);
 }
 
+/// Bursts: each fingerprint is random or a near copy of one of the last few, so that batch
+/// adds must account for items indexed while their own lookup was in flight (add_range looks
+/// items up a few positions before committing them).
+template <std::size_t Bits>
+std::vector<semfp::Fingerprint<Bits>> make_bursts(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Fingerprint<Bits>> fps;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 4 != 0) {
+            const std::size_t back = 1 + rng() % std::min<std::size_t>(i, 6);
+            auto fp = fps[i - back];
+            const auto flips = static_cast<unsigned>(rng() % (max_flips + 1));
+            for (unsigned f = 0; f < flips; ++f) fp = flip(fp, static_cast<unsigned>(rng() % Bits));
+            fps.push_back(fp);
+        } else {
+            std::array<std::uint64_t, Bits / 64> w{};
+            for (auto& x : w) x = rng();
+            fps.emplace_back(w);
+        }
+    }
+    return fps;
+}
+
+TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds on bursts of near copies", "[index][cluster]") {
+    const unsigned hd = GENERATE(0u, 2u, 3u, 7u);
+    const auto match = GENERATE(semfp::match_policy::centres, semfp::match_policy::members);
+    CAPTURE(hd, static_cast<int>(match));
+    const auto fps = make_bursts<64>(4000, hd + 1, 400 + hd);
+    const auto ref = reference(fps, hd, match);
+    semfp::SinglePassClusterer<64> batch({hd, match});
+    batch.add_range(fps, 50);
+    REQUIRE(batch.size() == fps.size());
+    std::size_t joined = 0;
+    for (std::size_t i = 0; i < fps.size(); ++i) {
+        REQUIRE(batch.cluster_of(50 + i) == 50 + ref.cluster_of[i]);
+        joined += ref.cluster_of[i] != i;
+    }
+    CHECK(joined > fps.size() / 4);  // the bursts do exercise joining
+    // Members lists: arrival order, centre first.
+    for (const auto& c : batch.centres()) {
+        const auto m = batch.members(c.id);
+        REQUIRE(!m.empty());
+        CHECK(m.front() == c.id);
+        CHECK(std::is_sorted(m.begin(), m.end()));
+        CHECK(m.size() == c.size);
+        CHECK(batch.cluster_size(c.id) == c.size);
+    }
+}
+
 TEST_CASE("SinglePassClusterer DistSet, SimSet and lookups", "[index][cluster]") {
     using FP = semfp::Fingerprint64;
     semfp::SinglePassClusterer<64> spc;  // paper defaults

@@ -30,7 +30,7 @@ std::filesystem::path html_data(std::string_view name) {
 }
 
 /// `s` without ASCII whitespace and U+00A0: texts that agree "modulo whitespace" are equal here.
-std::string strip_space(std::string_view s) {
+[[maybe_unused]] std::string strip_space(std::string_view s) {
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
         const char c = s[i];
