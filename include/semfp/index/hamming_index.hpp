@@ -64,9 +64,14 @@ public:
     /// Throws `invalid_argument_error` if `max_k > max_radius`.
     explicit HammingIndex(unsigned max_k = 3) : HammingIndex(max_k, detail::default_block_count<Bits>(check_k(max_k))) {}
 
-    /// An index with an explicit number of blocks, `Bits / 64 <= blocks <= max(max_k + 1,
-    /// Bits / 64)` (more
-    /// blocks: fewer probes per query but more memory). Throws `invalid_argument_error`.
+    /// Largest block count for radius `max_k`: `max_k + 1` (each block then probed once), but
+    /// at least `Bits / 64` and at most `Bits / 16` (blocks of 16 bits or more).
+    [[nodiscard]] static constexpr unsigned max_blocks(unsigned max_k) noexcept {
+        return std::min<unsigned>(std::max<unsigned>(max_k + 1, Bits / 64), Bits / 16);
+    }
+
+    /// An index with an explicit number of blocks, `Bits / 64 <= blocks <= max_blocks(max_k)`
+    /// (more blocks: fewer probes per query but more memory). Throws `invalid_argument_error`.
     HammingIndex(unsigned max_k, unsigned blocks) : m_index(check_k(max_k), check_blocks(max_k, blocks)) {}
 
     /// Largest radius a query may use.
@@ -210,7 +215,9 @@ public:
         const std::uint32_t blocks = r.u32();
         if (k > max_radius || blocks < Bits / 64 || blocks > std::max<unsigned>(k + 1, Bits / 64))
             detail::throw_format_error("semfp::HammingIndex: invalid layout", at);
-        HammingIndex fresh(k, blocks);
+        // Files from versions that accepted blocks shorter than 16 bits (not searched exactly)
+        // load with the longest valid layout; the entries are all kept.
+        HammingIndex fresh(k, std::min(blocks, max_blocks(k)));
         const std::uint64_t n = r.u64();
         for (std::uint64_t i = 0; i < n; ++i) {
             at = r.offset();
@@ -248,9 +255,11 @@ private:
         return max_k;
     }
     static unsigned check_blocks(unsigned max_k, unsigned blocks) {
-        if (blocks < Bits / 64 || blocks > std::max<unsigned>(max_k + 1, Bits / 64))
-            detail::throw_invalid_argument("semfp::HammingIndex: block count must be in [" + std::to_string(Bits / 64) +
-                                           ", max(max_k + 1, " + std::to_string(Bits / 64) + ")]");
+        if (blocks < Bits / 64 || blocks > max_blocks(max_k))
+            detail::throw_invalid_argument("semfp::HammingIndex: block count " + std::to_string(blocks) +
+                                           " must be in [" + std::to_string(Bits / 64) + ", " +
+                                           std::to_string(max_blocks(max_k)) + "] for max_k " +
+                                           std::to_string(max_k));
         return blocks;
     }
     [[noreturn]] void throw_k_too_large(unsigned k) const {

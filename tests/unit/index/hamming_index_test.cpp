@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <sstream>
 #include <vector>
 
 namespace {
@@ -95,6 +96,58 @@ TEST_CASE("HammingIndex<64> explicit layouts equal brute force", "[index]") {
     const unsigned blocks = GENERATE(1u, 2u, 3u, 4u);
     CAPTURE(blocks);
     check_against_brute_force<64>(3, blocks, 1200, 29 + blocks);
+}
+
+TEST_CASE("HammingIndex layouts: blocks of at least 16 bits, the longest equal brute force", "[index]") {
+    REQUIRE(semfp::HammingIndex<64>::max_blocks(7) == 4);
+    REQUIRE(semfp::HammingIndex<64>::max_blocks(2) == 3);
+    REQUIRE(semfp::HammingIndex<128>::max_blocks(15) == 8);
+    REQUIRE(semfp::HammingIndex<128>::max_blocks(0) == 2);
+    // Blocks shorter than 16 bits are refused.
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(7, 5), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(7, 8), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<128>(15, 9), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(3, 0), semfp::invalid_argument_error);
+    check_against_brute_force<64>(7, 4, 900, 61);
+    check_against_brute_force<128>(15, 8, 500, 67);
+}
+
+TEST_CASE("HammingIndex loads a saved short-block layout with a valid one, keeping every entry", "[index]") {
+    // Earlier versions accepted eight 8-bit blocks at k = 7 (64 bits); write such a file.
+    const auto fps = planted_data<64>(600, 8, 71);
+    std::ostringstream os;
+    {
+        semfp::detail::binary_writer w(os);
+        w.header("SEMFPHIX", 64);
+        w.u32(7);
+        w.u32(8);
+        w.u64(fps.size());
+        for (std::size_t i = 0; i < fps.size(); ++i) {
+            w.fingerprint(fps[i]);
+            w.u64(i);
+        }
+        w.finish();
+    }
+    semfp::HammingIndex<64> index;
+    std::istringstream is(os.str());
+    index.load(is);
+    REQUIRE(index.size() == fps.size());
+    REQUIRE(index.max_k() == 7);
+    REQUIRE(index.block_count() == 4);
+    const std::vector<bool> alive(fps.size(), true);
+    std::mt19937_64 rng(72);
+    for (int t = 0; t < 100; ++t) {
+        auto q = fps[rng() % fps.size()];
+        for (auto f = rng() % 9; f > 0; --f) q = flip(q, static_cast<unsigned>(rng() % 64));
+        const auto got = index.query(q, 7);
+        std::vector<semfp::hamming_match> expected;
+        for (std::size_t i = 0; i < fps.size(); ++i)
+            if (const unsigned d = semfp::hamming_distance(fps[i], q); d <= 7) expected.push_back({i, d});
+        std::sort(expected.begin(), expected.end(), [](const semfp::hamming_match& a, const semfp::hamming_match& b) {
+            return a.distance != b.distance ? a.distance < b.distance : a.id < b.id;
+        });
+        REQUIRE(got == expected);
+    }
 }
 
 TEST_CASE("HammingIndex<128> equals brute force", "[index]") {

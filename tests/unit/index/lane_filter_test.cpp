@@ -49,7 +49,7 @@ TEST_CASE("lane filter kernels agree with popcount", "[index][lanes]") {
     }
 }
 
-TEST_CASE("for_each_lane_within reports the band (skip, k]", "[index][lanes]") {
+TEST_CASE("for_each_lane_within reports lanes within k but not within skip", "[index][lanes]") {
     std::mt19937_64 rng(78);
     std::vector<std::uint16_t> lanes(53 + semfp::detail::lane_chunk, 0);
     for (int round = 0; round < 300; ++round) {
