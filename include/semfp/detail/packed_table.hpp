@@ -166,9 +166,10 @@ public:
         const segment& s = m_segs[w >> 8];
         if (s.cap == 0) return;
         const std::size_t b = bucket_of(s, w);
-        // The cache lines the lanes span (at most 8).
+        // The cache lines the lane filter reads (whole chunks of lanes; at most 8 lines).
         const auto at = reinterpret_cast<std::uintptr_t>(region(s, b));
-        const std::uintptr_t end = at + 2 * std::size_t{s.dir[2 * b + 1]};
+        const std::size_t fill = s.dir[2 * b + 1];
+        const std::uintptr_t end = at + 2 * ((fill + lane_chunk - 1) / lane_chunk * lane_chunk);
         for (std::uintptr_t line = at & ~std::uintptr_t{63}, l = 0; line < end && l < 8; line += 64, ++l)
             prefetch_address(reinterpret_cast<const void*>(line), false);
     }
