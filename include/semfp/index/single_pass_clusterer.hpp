@@ -87,8 +87,8 @@ struct cluster_centre {
 /// (about 24 bytes at 64 bits with four blocks). While ids arrive in ascending order they are
 /// looked up by binary search; the first id out of order builds an id map (4 bytes per slot,
 /// at most 3/4 full), kept from then on. Storage grows in chunks, never by copying everything.
-/// Measured (bench/index_bench.cpp, one core): 10 M fingerprints in about 9 s, peak RSS
-/// 43 bytes per fingerprint.
+/// Measured (bench/index_bench.cpp, one core): 10 M fingerprints in about 8 s, peak RSS
+/// 44 bytes per fingerprint.
 template <std::size_t Bits>
 class SinglePassClusterer {
 public:
@@ -214,7 +214,8 @@ public:
     }
 
     /// Calls `f(member_id)` for the members of the cluster whose centre is `centre_id`, in
-    /// arrival order (the centre first); nothing if `centre_id` is not a centre.
+    /// arrival order (the centre first); nothing if `centre_id` is not a centre. O(cluster
+    /// size) time, and as much temporary memory (the links run newest first).
     template <class F>
     void for_each_member(std::uint64_t centre_id, F&& f) const {
         const std::uint32_t item = find_item(centre_id);
