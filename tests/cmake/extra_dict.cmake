@@ -16,3 +16,10 @@ if(SEMFP_PYTHON3 AND SEMFP_OPENCC AND EXISTS "/usr/share/opencc/t2s.json")
             -D "OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/t2s_table.regenerated.hpp"
             -P "${PROJECT_SOURCE_DIR}/cmake/generate_t2s.cmake")
 endif()
+find_program(SEMFP_OPENCC_DICT opencc_dict)
+if(SEMFP_PYTHON3 AND SEMFP_OPENCC_DICT AND EXISTS "/usr/share/opencc/TWPhrasesRev.ocd2")
+  add_test(NAME semfp.tw_phrases_regenerate
+    COMMAND "${CMAKE_COMMAND}" -D CHECK=ON -D "PYTHON=${SEMFP_PYTHON3}" -D "OPENCC_DICT=${SEMFP_OPENCC_DICT}"
+            -D "OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/tw_phrase_table.regenerated.hpp"
+            -P "${PROJECT_SOURCE_DIR}/cmake/generate_tw_phrases.cmake")
+endif()

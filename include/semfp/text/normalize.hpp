@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// Text normalization applied before tokenizing: full-width ASCII to half-width, ideographic
-/// space to space, ASCII case folding, and (optionally) Traditional to Simplified Han folding.
+/// space to space, ASCII case folding, and (optionally) Traditional to Simplified Han folding,
+/// with Taiwan-standard vocabulary folded to mainland words.
 
 #include <semfp/text/script_fold.hpp>
 #include <semfp/text/utf8.hpp>
@@ -18,12 +19,18 @@ struct normalize_options {
     bool fold_width = true;   ///< U+FF01..U+FF5E -> U+0021..U+007E, U+3000 -> U+0020
     bool fold_case = true;    ///< A-Z -> a-z (after width folding, so full-width letters fold too)
     bool fold_script = true;  ///< Traditional -> Simplified Han characters (see script_fold.hpp)
+    /// With `fold_script`: Taiwan-standard phrases -> mainland vocabulary, on the folded text,
+    /// longest match first (see script_fold.hpp). Off by default: it makes frequent words more
+    /// frequent, which raw term-frequency weighting turns into false positives; with
+    /// `tf_scaling::sublinear` it is measured to recognize phrase-converted (`s2twp`) copies
+    /// (README "Defaults").
+    bool fold_phrases = false;
 };
 
 /// Writes the normalized form of `in` to `out` (replacing its contents).
 ///
 /// Malformed UTF-8 bytes and every code point not folded are copied unchanged, so the output is
-/// never longer than the input plus a few bytes per folded supplementary character, and the
+/// never much longer than the input (a folded phrase is at most 9 bytes longer), and the
 /// tokenizers see malformed bytes exactly as in the input. `out` keeps its capacity between
 /// calls, so reusing one string makes normalization allocation-free in steady state.
 /// Complexity: linear in `in.size()`.
@@ -70,7 +77,27 @@ inline void normalize_into(std::string_view in, std::string& out, const normaliz
             if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
             out.push_back(c);
         } else {
-            if (may_script) cp = fold_to_simplified(cp);
+            if (may_script) {
+                cp = fold_to_simplified(cp);
+                if (opt.fold_phrases && detail::may_start_tw_phrase(cp)) {
+                    // ends[j]: the input offset after the j-th code point of a candidate phrase.
+                    std::size_t ends[detail::tw_phrase_max_length]{};
+                    ends[0] = i + d.length;
+                    const detail::tw_phrase_match m = detail::match_tw_phrase(cp, [&](std::size_t j) -> char32_t {
+                        const std::size_t at = ends[j - 1];
+                        if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';  // phrases are Han
+                        const utf8::decoded next = utf8::decode(in, at);
+                        if (!next.valid) return U'\0';
+                        ends[j] = at + next.length;
+                        return fold_to_simplified(next.code_point);
+                    });
+                    if (m.chars != 0) {
+                        out.append(m.to);
+                        i = ends[m.chars - 1];
+                        continue;
+                    }
+                }
+            }
             if (cp == d.code_point) out.append(in.data() + i, d.length);
             else utf8::append(out, cp);
         }
