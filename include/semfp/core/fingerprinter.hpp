@@ -32,11 +32,84 @@ struct fingerprint_options {
     const IdfTable* idf = nullptr;     ///< TF-IDF when set (not owned: must outlive the fingerprinter)
 };
 
+namespace detail {
+
+/// Counts of the distinct terms of one document, keyed by their feature hash (the first and last
+/// hash words): open addressing, at most half full, cleared in time proportional to the terms.
+class term_counter {
+public:
+    using key_type = std::array<std::uint64_t, 2>;
+
+    /// Counts one occurrence of `key` with weight `w` (the smallest weight seen is kept).
+    void add(const key_type& key, std::uint32_t w) {
+        if ((m_used.size() + 1) * 2 > m_slots.size()) grow();
+        for (std::size_t i = home(key);; i = (i + 1) & (m_slots.size() - 1)) {
+            slot& s = m_slots[i];
+            if (s.count == 0) {
+                s = {key, 1, w};
+                m_used.push_back(static_cast<std::uint32_t>(i));
+                return;
+            }
+            if (s.key == key) {
+                ++s.count;
+                s.weight = std::min(s.weight, w);
+                return;
+            }
+        }
+    }
+
+    /// Calls `f(key, count, weight)` for every distinct term (unspecified order).
+    template <class F>
+    void for_each(F&& f) const {
+        for (const std::uint32_t i : m_used) f(m_slots[i].key, m_slots[i].count, m_slots[i].weight);
+    }
+
+    /// Forgets every term; keeps the memory.
+    void clear() noexcept {
+        for (const std::uint32_t i : m_used) m_slots[i].count = 0;
+        m_used.clear();
+    }
+
+private:
+    struct slot {
+        key_type key{};
+        std::uint32_t count = 0;  // 0: empty
+        std::uint32_t weight = 0;
+    };
+
+    [[nodiscard]] std::size_t home(const key_type& key) const noexcept {
+        // Hash policies need not mix their low bits (raw SDBM): mix before masking.
+        const std::uint64_t h = (key[0] ^ (key[1] * 0x9E3779B97F4A7C15ull)) * 0xD6E8FEB86659FD93ull;
+        return static_cast<std::size_t>(h >> 32) & (m_slots.size() - 1);
+    }
+
+    void grow() {
+        std::vector<slot> old;
+        old.swap(m_slots);
+        m_slots.assign(std::max<std::size_t>(64, old.size() * 2), slot{});
+        std::vector<std::uint32_t> used;
+        used.swap(m_used);
+        m_used.reserve(m_slots.size() / 2);
+        for (const std::uint32_t i : used) {
+            const slot& s = old[i];
+            std::size_t j = home(s.key);
+            while (m_slots[j].count != 0) j = (j + 1) & (m_slots.size() - 1);
+            m_slots[j] = s;
+            m_used.push_back(static_cast<std::uint32_t>(j));
+        }
+    }
+
+    std::vector<slot> m_slots;
+    std::vector<std::uint32_t> m_used;  // occupied slots, in insertion order
+};
+
+}  // namespace detail
+
 /// Reusable buffers of a `Fingerprinter` call. Reusing one per thread makes fingerprinting
 /// allocation-free in steady state.
 struct fingerprint_scratch {
-    std::string text;  ///< the normalized text
-    std::vector<std::pair<std::array<std::uint64_t, 2>, std::uint32_t>> terms;  ///< sub-linear TF only
+    std::string text;           ///< the normalized text
+    detail::term_counter terms; ///< term counts (sub-linear TF only)
 };
 
 /// The text -> fingerprint pipeline: normalize, tokenize with `Tok`, weight each token, Simhash.
@@ -88,22 +161,18 @@ public:
         terms.clear();
         m_tokenizer.tokenize(norm, [&](std::string_view t) {
             const auto h = detail::feature_bits<Bits, Hash>(t);
-            std::array<std::uint64_t, 2> key{h[0], Bits == 128 ? h[Bits / 64 - 1] : 0};
             const std::uint32_t w = idf ? detail::quantize_weight(idf->idf(t)) : 256u;
-            terms.emplace_back(key, w);
+            terms.add({h[0], Bits == 128 ? h[Bits / 64 - 1] : 0}, w);
         });
-        std::sort(terms.begin(), terms.end());
-        for (std::size_t i = 0; i < terms.size();) {
-            std::size_t j = i + 1;
-            while (j < terms.size() && terms[j].first == terms[i].first) ++j;
-            const double tf = static_cast<double>(j - i);
-            const double w = (1.0 + std::log(tf)) * (static_cast<double>(terms[i].second) / detail::weight_scale);
+        // Integer votes: the order of the terms does not change the fingerprint.
+        terms.for_each([&](const detail::term_counter::key_type& key, std::uint32_t count, std::uint32_t weight) {
+            const double tf = static_cast<double>(count);
+            const double w = (1.0 + std::log(tf)) * (static_cast<double>(weight) / detail::weight_scale);
             typename fingerprint_type::storage_type h{};
-            h[0] = terms[i].first[0];
-            if constexpr (Bits == 128) h[1] = terms[i].first[1];
+            h[0] = key[0];
+            if constexpr (Bits == 128) h[1] = key[1];
             acc.add_hashed(h, detail::quantize_weight(w));
-            i = j;
-        }
+        });
         return acc.finish();
     }
 

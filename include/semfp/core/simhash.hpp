@@ -40,6 +40,16 @@ inline constexpr auto simhash_spread_table = [] {
     return t;
 }();
 
+/// For each byte value b: four 16-bit lanes per half, lane k % 4 of half k / 4 set to 1 where bit
+/// k of b is set (the 16-bit counters of weights up to 65,535).
+inline constexpr auto simhash_spread16_table = [] {
+    std::array<std::array<std::uint64_t, 2>, 256> t{};
+    for (std::size_t b = 0; b < 256; ++b)
+        for (std::size_t k = 0; k < 8; ++k)
+            if ((b >> k) & 1u) t[b][k / 4] |= std::uint64_t{1} << (16 * (k % 4));
+    return t;
+}();
+
 /// The `Bits`-bit hash of a feature as fingerprint words (most significant first).
 template <std::size_t Bits, HashPolicy Hash>
 [[nodiscard]] constexpr typename Fingerprint<Bits>::storage_type feature_bits(std::string_view feature) noexcept {
@@ -96,6 +106,21 @@ public:
             }
             return;
         }
+        if (weight <= 0xFFFFu) {
+            // Weighted features (sub-linear TF, TF-IDF): four 16-bit counters per word.
+            if (m_short_load + weight > 0xFFFFu) flush_shorts();
+            m_short_load += weight;
+            for (std::size_t w = 0; w < fingerprint_type::words; ++w) {
+                const std::uint64_t word = h[w];
+                std::uint64_t* counters = m_shorts.data() + (fingerprint_type::words - 1 - w) * 16;
+                for (std::size_t byte = 0; byte < 8; ++byte) {
+                    const auto& spread = detail::simhash_spread16_table[(word >> (8 * byte)) & 0xFFu];
+                    counters[2 * byte] += spread[0] * weight;
+                    counters[2 * byte + 1] += spread[1] * weight;
+                }
+            }
+            return;
+        }
         for (std::size_t w = 0; w < fingerprint_type::words; ++w) {
             // Lane index counts bits from the least significant end of the whole fingerprint.
             const std::size_t base = (fingerprint_type::words - 1 - w) * 64;
@@ -114,7 +139,7 @@ public:
         typename fingerprint_type::storage_type out{};
         const std::uint64_t total = m_total + m_block_weight;
         for (std::size_t i = 0; i < Bits; ++i) {
-            const std::uint64_t set = m_sums[i] + m_block[i] + byte_lane(i);
+            const std::uint64_t set = m_sums[i] + m_block[i] + byte_lane(i) + short_lane(i);
             // 2 * set > total, without overflow.
             const bool one = set > total - set;
             out[fingerprint_type::words - 1 - i / 64] |= std::uint64_t{one} << (i % 64);
@@ -140,9 +165,21 @@ private:
         m_byte_load = 0;
     }
 
+    [[nodiscard]] constexpr std::uint32_t short_lane(std::size_t i) const noexcept {
+        return static_cast<std::uint32_t>((m_shorts[i / 4] >> (16 * (i % 4))) & 0xFFFFu);
+    }
+
+    // Moves the 16-bit counters into the 32-bit sums; at most once per 65,535 units of weight.
+    constexpr void flush_shorts() noexcept {
+        for (std::size_t i = 0; i < Bits; ++i) m_block[i] += short_lane(i);
+        m_shorts = {};
+        m_short_load = 0;
+    }
+
     // Moves the 32-bit block sums into the 64-bit totals; happens once per 2^32 units of weight.
     constexpr void flush() noexcept {
         flush_bytes();
+        flush_shorts();
         for (std::size_t i = 0; i < Bits; ++i) {
             m_sums[i] += m_block[i];
             m_block[i] = 0;
@@ -154,6 +191,9 @@ private:
     // Lane i (bit i counted from the least significant end) is byte i % 8 of m_bytes[i / 8].
     alignas(64) std::array<std::uint64_t, Bits / 8> m_bytes{};
     std::uint32_t m_byte_load = 0;  // the largest value any 8-bit counter can hold
+    // Lane i is 16-bit lane i % 4 of m_shorts[i / 4].
+    alignas(64) std::array<std::uint64_t, Bits / 4> m_shorts{};
+    std::uint32_t m_short_load = 0;  // the largest value any 16-bit counter can hold
     alignas(64) std::array<std::uint32_t, Bits> m_block{};
     std::array<std::uint64_t, Bits> m_sums{};
     std::uint64_t m_block_weight = 0;

@@ -46,6 +46,27 @@ TEMPLATE_TEST_CASE_SIG("Simhash equals the textbook definition", "[simhash]", ((
     }
 }
 
+TEMPLATE_TEST_CASE_SIG("Simhash equals the definition for weights of every counter width", "[simhash]",
+                       ((std::size_t B), B), 64, 128) {
+    // Small weights use 8-bit counters, weights up to 65,535 16-bit counters, larger ones 32-bit
+    // lanes; many features force every kind of counter to be flushed mid-way.
+    std::mt19937 rng(11);
+    for (int round = 0; round < 40; ++round) {
+        std::vector<std::pair<std::string, std::uint32_t>> features;
+        const int n = static_cast<int>(rng() % 600);
+        for (int i = 0; i < n; ++i) {
+            const auto kind = rng() % 3;
+            const auto w = static_cast<std::uint32_t>(kind == 0   ? 1 + rng() % 255
+                                                      : kind == 1 ? 256 + rng() % (65536 - 256)
+                                                                  : 65536 + rng() % 1000000);
+            features.emplace_back("f" + std::to_string(rng() % 500), w);
+        }
+        semfp::Simhash<B, semfp::Mixed<semfp::Fnv1a>> acc;
+        for (const auto& [f, w] : features) acc.add(f, w);
+        CHECK(acc.finish() == reference_simhash<B, semfp::Mixed<semfp::Fnv1a>>(features));
+    }
+}
+
 TEST_CASE("Simhash basics", "[simhash]") {
     semfp::Simhash<64> empty;
     CHECK(empty.finish() == semfp::Fingerprint<64>{});
