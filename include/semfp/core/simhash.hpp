@@ -68,7 +68,7 @@ template <std::size_t Bits, HashPolicy Hash>
 /// bits nearly constant and has false positives even at distance 0 on the evaluation pairs; with
 /// the `Mixed` finalizer every hash is balanced, and at equal (zero) false-positive rate the
 /// default pipeline allows distance 5 (64 bits) / 15 (128 bits) with Mixed<Murmur3> against
-/// 3 / 10 with Mixed<Sdbm>.
+/// 3 / 12 with Mixed<Sdbm>.
 using default_hash = Mixed<Murmur3>;
 
 /// Simhash accumulator over weighted features.

@@ -20,10 +20,9 @@ struct normalize_options {
     bool fold_case = true;    ///< A-Z -> a-z (after width folding, so full-width letters fold too)
     bool fold_script = true;  ///< Traditional -> Simplified Han characters (see script_fold.hpp)
     /// With `fold_script`: Taiwan-standard phrases -> mainland vocabulary, on the folded text,
-    /// longest match first (see script_fold.hpp). Off by default: it makes frequent words more
-    /// frequent, which raw term-frequency weighting turns into false positives; with
-    /// `tf_scaling::sublinear` it is measured to recognize phrase-converted (`s2twp`) copies
-    /// (README "Defaults").
+    /// longest match first (see script_fold.hpp). Off here; 128-bit fingerprinters switch it on
+    /// by default (`default_fingerprint_options`), where it was measured to recognize copies
+    /// converted with Taiwan phrases at no other cost (README "Defaults").
     bool fold_phrases = false;
 };
 

@@ -1,5 +1,6 @@
 #include "support/catch.hpp"
 
+#include <semfp/core/fingerprinter.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/script_fold.hpp>
 #include <semfp/text/utf8.hpp>
@@ -104,4 +105,24 @@ TEST_CASE("phrase fold: malformed and truncated input", "[script_fold][phrases]"
     CHECK(semfp::normalize("\xE8\xBB\x9F\xFF\xE9\xAB\x94", o) == "\xE8\xBD\xAF\xFF\xE4\xBD\x93");
     CHECK(semfp::normalize(std::string("\xE8\xBB\x9F\0\xE9\xAB\x94", 7), o) == std::string("\xE8\xBD\xAF\0\xE4\xBD\x93", 7));
     CHECK(semfp::normalize(software_tw.substr(0, 5), o) == "\xE8\xBD\xAF\xE9\xAB");
+}
+
+TEST_CASE("phrase fold: on by default at 128 bits, off at 64", "[script_fold][phrases][fingerprinter]") {
+    STATIC_REQUIRE(semfp::default_fingerprint_options<128>().normalize.fold_phrases);
+    STATIC_REQUIRE(!semfp::default_fingerprint_options<64>().normalize.fold_phrases);
+    STATIC_REQUIRE(!semfp::fingerprint_options{}.normalize.fold_phrases);
+    const std::string cn = read_fixture("software_zh_cn.txt");
+    const std::string tw = read_fixture("software_zh_tw.txt");
+    const unsigned d128 = semfp::hamming_distance(semfp::fingerprint<128>(cn), semfp::fingerprint<128>(tw));
+    // The same pipeline without the fold, and the 64-bit default.
+    const semfp::DefaultFingerprinter<128> plain(semfp::default_tokenizer{}, semfp::fingerprint_options{});
+    const unsigned d128_plain = semfp::hamming_distance(plain(cn), plain(tw));
+    const unsigned d64 = semfp::hamming_distance(semfp::fingerprint<64>(cn), semfp::fingerprint<64>(tw));
+    CAPTURE(d128, d128_plain, d64);
+    CHECK(d128 <= semfp::recommended_distance<128>);
+    CHECK(d128_plain > semfp::recommended_distance<128>);
+    CHECK(d64 > semfp::recommended_distance<64>);
+    // A Fingerprinter given no options uses the defaults of its width.
+    const semfp::DefaultFingerprinter<128> defaulted;
+    CHECK(defaulted(tw) == semfp::fingerprint<128>(tw));
 }
