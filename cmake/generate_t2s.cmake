@@ -5,6 +5,7 @@
 #   cmake -D OPENCC=/path/to/opencc -D DATA_DIR=/usr/share/opencc -D OUTPUT=out.hpp -P cmake/generate_t2s.cmake
 #   cmake -D CHECK=ON -D OUTPUT=tmp.hpp -P cmake/generate_t2s.cmake   # regenerate and byte-compare
 cmake_minimum_required(VERSION 3.21)
+include("${CMAKE_CURRENT_LIST_DIR}/generator_common.cmake")
 
 get_filename_component(semfp_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(semfp_committed "${semfp_root}/include/semfp/detail/t2s_table.hpp")
@@ -20,36 +21,6 @@ endif()
 if(NOT OPENCC OR NOT EXISTS "${DATA_DIR}/t2s.json")
   message(FATAL_ERROR "generate_t2s: needs the opencc command and ${DATA_DIR}/t2s.json (apt-get install opencc)")
 endif()
-if(NOT DEFINED VERSION)
-  find_program(semfp_dpkg_query dpkg-query)
-  set(VERSION "unknown")
-  if(semfp_dpkg_query)
-    execute_process(COMMAND "${semfp_dpkg_query}" -W -f=\${Version} libopencc-data
-      OUTPUT_VARIABLE semfp_v RESULT_VARIABLE rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-    if(rc EQUAL 0)
-      set(VERSION "${semfp_v}")
-    endif()
-  endif()
-endif()
-if(NOT DEFINED PYTHON)
-  find_program(PYTHON NAMES python3 python REQUIRED)
-endif()
-
-execute_process(
-  COMMAND "${PYTHON}" "${CMAKE_CURRENT_LIST_DIR}/generate_t2s.py"
-          --opencc "${OPENCC}" --data-dir "${DATA_DIR}" --version "${VERSION}" --output "${OUTPUT}"
-  RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "generate_t2s: the generator failed (${rc})")
-endif()
-
-if(CHECK)
-  execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${OUTPUT}" "${semfp_committed}" RESULT_VARIABLE diff)
-  if(NOT diff EQUAL 0)
-    message(FATAL_ERROR "generate_t2s: ${semfp_committed} differs from a fresh generation (${OUTPUT}); "
-                        "run cmake -P cmake/generate_t2s.cmake and commit the result")
-  endif()
-  message(STATUS "generate_t2s: the committed header is up to date")
-else()
-  message(STATUS "generate_t2s: wrote ${OUTPUT}")
-endif()
+semfp_package_version(libopencc-data)
+semfp_run_generator(generate_t2s "${semfp_committed}"
+  --opencc "${OPENCC}" --data-dir "${DATA_DIR}")

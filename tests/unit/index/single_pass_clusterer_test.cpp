@@ -20,14 +20,16 @@ semfp::Fingerprint<Bits> flip(semfp::Fingerprint<Bits> fp, unsigned bit) {
     return semfp::Fingerprint<Bits>(w);
 }
 
-/// Random fingerprints, a share of them near copies (0..max_flips bits) of earlier ones.
-template <std::size_t Bits>
-std::vector<semfp::Fingerprint<Bits>> make_data(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+/// Random fingerprints; one in `copy_den` is random, the others near copies (0..max_flips bits)
+/// of the earlier fingerprint `pick(rng, i)` chooses.
+template <std::size_t Bits, class Pick>
+std::vector<semfp::Fingerprint<Bits>> make_fingerprints(std::size_t n, unsigned max_flips, std::uint64_t seed,
+                                                        std::uint64_t copy_den, Pick pick) {
     std::mt19937_64 rng(seed);
     std::vector<semfp::Fingerprint<Bits>> fps;
     for (std::size_t i = 0; i < n; ++i) {
-        if (i > 0 && rng() % 3 != 0) {
-            auto fp = fps[rng() % i];
+        if (i > 0 && rng() % copy_den != 0) {
+            auto fp = fps[pick(rng, i)];
             const auto flips = static_cast<unsigned>(rng() % (max_flips + 1));
             for (unsigned f = 0; f < flips; ++f) fp = flip(fp, static_cast<unsigned>(rng() % Bits));
             fps.push_back(fp);
@@ -38,6 +40,12 @@ std::vector<semfp::Fingerprint<Bits>> make_data(std::size_t n, unsigned max_flip
         }
     }
     return fps;
+}
+
+/// Random fingerprints, two in three near copies of a uniformly chosen earlier one.
+template <std::size_t Bits>
+std::vector<semfp::Fingerprint<Bits>> make_data(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+    return make_fingerprints<Bits>(n, max_flips, seed, 3, [](std::mt19937_64& rng, std::size_t i) { return rng() % i; });
 }
 
 struct ref_result {
@@ -115,22 +123,9 @@ TEST_CASE("SinglePassClusterer<128> equals the O(n^2) definition", "[index][clus
 /// items up a few positions before committing them).
 template <std::size_t Bits>
 std::vector<semfp::Fingerprint<Bits>> make_bursts(std::size_t n, unsigned max_flips, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<semfp::Fingerprint<Bits>> fps;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i > 0 && rng() % 4 != 0) {
-            const std::size_t back = 1 + rng() % std::min<std::size_t>(i, 6);
-            auto fp = fps[i - back];
-            const auto flips = static_cast<unsigned>(rng() % (max_flips + 1));
-            for (unsigned f = 0; f < flips; ++f) fp = flip(fp, static_cast<unsigned>(rng() % Bits));
-            fps.push_back(fp);
-        } else {
-            std::array<std::uint64_t, Bits / 64> w{};
-            for (auto& x : w) x = rng();
-            fps.emplace_back(w);
-        }
-    }
-    return fps;
+    return make_fingerprints<Bits>(n, max_flips, seed, 4, [](std::mt19937_64& rng, std::size_t i) {
+        return i - (1 + rng() % std::min<std::size_t>(i, 6));
+    });
 }
 
 TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds on bursts of near copies", "[index][cluster]") {
