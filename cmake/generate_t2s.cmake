@@ -7,11 +7,7 @@
 cmake_minimum_required(VERSION 3.21)
 include("${CMAKE_CURRENT_LIST_DIR}/generator_common.cmake")
 
-get_filename_component(semfp_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-set(semfp_committed "${semfp_root}/include/semfp/detail/t2s_table.hpp")
-if(NOT DEFINED OUTPUT)
-  set(OUTPUT "${semfp_committed}")
-endif()
+semfp_generator_output(include/semfp/detail/t2s_table.hpp)
 if(NOT DEFINED DATA_DIR)
   set(DATA_DIR "/usr/share/opencc")
 endif()

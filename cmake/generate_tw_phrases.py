@@ -17,10 +17,12 @@ import hashlib
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
-HAN_RANGES = [(0x3007, 0x3007), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
-              (0x20000, 0x323AF), (0x2F800, 0x2FA1F)]
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from generate_t2s import HAN_RANGES  # noqa: E402 (the ranges of semfp::is_han)
+
 # (file, True if its keys are mainland forms and its values Taiwan forms; False: the reverse)
 SOURCES = (('TWPhrases.ocd2', True), ('TWVariants.ocd2', True), ('TWPhrasesRev.ocd2', False),
            ('TWVariantsRev.ocd2', False), ('TWVariantsRevPhrases.ocd2', False))

@@ -3,6 +3,16 @@
 # Variables the caller may pass with -D: OUTPUT (default: the committed header), VERSION
 # (default: the installed Debian package's version), PYTHON, CHECK.
 
+# Sets semfp_root, semfp_committed (the header at `committed_path` below the project root) and,
+# unless it is defined, OUTPUT (the committed header).
+macro(semfp_generator_output committed_path)
+  get_filename_component(semfp_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+  set(semfp_committed "${semfp_root}/${committed_path}")
+  if(NOT DEFINED OUTPUT)
+    set(OUTPUT "${semfp_committed}")
+  endif()
+endmacro()
+
 # Sets VERSION to the installed version of Debian package `package` unless it is defined.
 function(semfp_package_version package)
   if(DEFINED VERSION)

@@ -70,11 +70,9 @@ public:
 
     multi_index() : multi_index(3) {}
     explicit multi_index(unsigned max_k) : multi_index(max_k, default_block_count<Bits>(max_k)) {}
-    /// Most blocks (tables) a layout may have.
-    static constexpr unsigned max_tables = 16;
-
+    /// `blocks` in [1, Bits / 16]: every block at least as long as a bucket window.
     multi_index(unsigned max_k, unsigned blocks) : m_max_k(max_k) {
-        if (blocks == 0 || blocks > max_tables || blocks > Bits) throw std::invalid_argument("semfp: invalid block count");
+        if (blocks == 0 || blocks > Bits / 16) throw std::invalid_argument("semfp: invalid block count");
         const unsigned m = blocks;
         unsigned start = 0;
         for (unsigned t = 0; t < m; ++t) {
@@ -111,29 +109,18 @@ public:
         for (unsigned k = 0; k <= max_k; ++k) {
             m_plans.push_back(make_plan(m_blocks, k));
             // A secondary entry's lane is the primary's block 0 when that block is 16 bits
-            // long: if an earlier step probed table 0 with radius r, entries whose lane is
-            // within r were reported there and are skipped by the lane filter.
+            // long: once a step has probed table 0 with radius r, entries whose lane is within
+            // r were reported there, and later steps skip them in the lane filter.
             std::vector<unsigned> skips;
-            for (std::size_t st = 0; st < m_plans.back().size(); ++st) {
-                unsigned skip = no_lane_skip;
-                for (std::size_t e = 0; e < st; ++e)
-                    if (m_plans.back()[e].table == 0 && m_blocks[0].length == 16 && m_layouts[0].bucket == 0)
-                        skip = m_plans.back()[e].radius;
+            unsigned skip = no_lane_skip;
+            for (const plan_step& step : m_plans.back()) {
                 skips.push_back(skip);
+                if (step.table == 0 && m_blocks[0].length == 16) skip = step.radius;
             }
             m_lane_skips.push_back(std::move(skips));
             double probes = 0;
             for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
             m_probe_counts.push_back(probes);
-            // Small plans keep their probes as a flat list (the prefetch hints walk it).
-            std::vector<probe> flat;
-            if (probes <= 256) {
-                for (const auto& step : m_plans.back())
-                    for_each_mask(16, step.radius, [&](std::uint64_t mask) {
-                        flat.push_back({static_cast<std::uint16_t>(step.table), static_cast<std::uint16_t>(mask)});
-                    });
-            }
-            m_flat_probes.push_back(std::move(flat));
         }
     }
 
@@ -342,12 +329,6 @@ private:
 
     template <class F>
     void for_each_probe(const key_type& q, unsigned k, F&& f) const noexcept {
-        if (const auto& flat = m_flat_probes[k]; !flat.empty()) {
-            std::uint16_t windows[max_tables];
-            for (unsigned t = 0; t < m_layouts.size(); ++t) windows[t] = window_at<words>(q, m_layouts[t].bucket);
-            for (const probe& p : flat) f(p.table, static_cast<std::uint16_t>(windows[p.table] ^ p.mask));
-            return;
-        }
         for (const auto& step : m_plans[k]) {
             const std::uint16_t qw = window_at<words>(q, m_layouts[step.table].bucket);
             for_each_mask(16, step.radius,
@@ -364,11 +345,6 @@ private:
     std::vector<std::vector<plan_step>> m_plans;
     std::vector<std::vector<unsigned>> m_lane_skips;  // per plan step: lanes to skip (secondaries)
     std::vector<double> m_probe_counts;  // buckets a query with radius k scans
-    struct probe {
-        std::uint16_t table;
-        std::uint16_t mask;  // XORed into the query's bucket window of `table`
-    };
-    std::vector<std::vector<probe>> m_flat_probes;  // per k; empty for large plans
 };
 
 }  // namespace detail
