@@ -21,6 +21,7 @@
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/script_fold.hpp>
 #include <semfp/text/segmenter.hpp>
+#include <semfp/text/sentences.hpp>
 #include <semfp/text/stopwords.hpp>
 #include <semfp/text/tokenizers.hpp>
 #include <semfp/text/utf8.hpp>
