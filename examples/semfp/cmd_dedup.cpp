@@ -5,6 +5,7 @@
 #include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "overlap.hpp"
 #include "progress.hpp"
 #include "run_support.hpp"
 #include "workers.hpp"
@@ -35,8 +36,9 @@ int run_dedup(const dedup_command& cmd) {
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
     const auto clustering = make_clustering(cmd, *engine);
-    OutputFile out(cmd.out);
-    std::optional<OutputFile> keep;
+    check_no_overlap(cmd.input.paths, {{"--out", cmd.out}, {"--keep", cmd.keep}});
+    AtomicOutput out(cmd.out);
+    std::optional<AtomicOutput> keep;
     if (!cmd.keep.empty()) keep.emplace(cmd.keep);
     DocumentReader reader(cmd.input, diag, !cmd.keep.empty());
     WorkerPool pool(cmd.run.threads);

@@ -4,6 +4,7 @@
 #include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "overlap.hpp"
 #include "progress.hpp"
 #include "run_support.hpp"
 #include "workers.hpp"
@@ -16,7 +17,8 @@ namespace semfp::cli {
 int run_fingerprint(const fingerprint_command& cmd) {
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
-    OutputFile out(cmd.out);
+    check_no_overlap(cmd.input.paths, {{"--out", cmd.out}});
+    AtomicOutput out(cmd.out);
     DocumentReader reader(cmd.input, diag, false);
     WorkerPool pool(cmd.run.threads);
     Progress progress(!cmd.run.quiet);

@@ -64,6 +64,12 @@ endfunction()
 
 set(sample "${DATA}/pg_messages_zh.jsonl")
 
+# Data safety and hostile input: safety.cmake.
+if(CASE MATCHES "^safety_")
+  include("${CMAKE_CURRENT_LIST_DIR}/safety.cmake")
+  return()
+endif()
+
 if(CASE STREQUAL "sample_dedup")
   run(0 dedup "${sample}" --out "${WORK}/clusters.jsonl" --keep "${WORK}/kept.jsonl" --threads 2)
   expect_match("${ERR}" "720 documents" "summary")
