@@ -14,24 +14,34 @@
 /// A fingerprint is written as its 64-bit words, most significant word first. Loading reads the
 /// whole stream into a new object and only then replaces the target, so a truncated, corrupted
 /// or foreign stream throws `semfp::format_error` (whose `offset()` is the byte where the
-/// problem was found) and leaves the target unchanged. Saving to a path writes a temporary file
-/// in the same directory and renames it over the target, so an earlier good file survives a
-/// failed save.
+/// problem was found) and leaves the target unchanged. Saving to a path writes a uniquely named
+/// temporary file in the same directory, syncs it and renames it over the target, so an earlier
+/// good file survives a failed save and two concurrent saves never write the same temporary.
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/detail/crc32c.hpp>
 #include <semfp/error.hpp>
 
 #include <array>
+#include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <istream>
 #include <ostream>
 #include <string>
+#include <random>
 #include <string_view>
 #include <system_error>
+
+#if __has_include(<unistd.h>) && __has_include(<fcntl.h>)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 namespace semfp {
 inline namespace v0 {
@@ -145,13 +155,77 @@ private:
     std::size_t m_offset = 0;
 };
 
-/// Saves through `write(std::ostream&)` to `path` atomically: a temporary file next to `path`
-/// is written, flushed, closed and renamed over `path`. Throws `io_error`; on failure the
-/// temporary is removed and `path` is untouched.
+/// Creates a file named `path` + ".<unique>.tmp" exclusively (never an existing file, so two
+/// concurrent saves to one target cannot share a temporary) and returns its name. Throws
+/// `io_error` when no such file can be created (missing or read-only directory).
+inline std::filesystem::path create_unique_temporary(const std::filesystem::path& path) {
+    static std::atomic<std::uint64_t> counter{0};
+    std::uint64_t salt = 0;
+    try {
+        std::random_device rd;
+        salt = (std::uint64_t{rd()} << 32) ^ rd();
+    } catch (...) {
+        // No entropy source: the counter and the address of a local still separate this call
+        // from the others of this process; exclusive creation settles the rest.
+        salt = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&salt));
+    }
+    int err = 0;
+    for (int attempt = 0; attempt < 32; ++attempt) {
+        const std::uint64_t n = salt ^ (counter.fetch_add(1, std::memory_order_relaxed) * 0x9E3779B97F4A7C15ull);
+        char suffix[24];
+        static constexpr char hex[] = "0123456789abcdef";
+        suffix[0] = '.';
+        for (int i = 0; i < 16; ++i) suffix[1 + i] = hex[(n >> (60 - 4 * i)) & 15];
+        std::memcpy(suffix + 17, ".tmp", 5);
+        std::filesystem::path tmp = path;
+        tmp += suffix;
+#if __has_include(<unistd.h>) && __has_include(<fcntl.h>)
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            ::close(fd);
+            return tmp;
+        }
+        err = errno;
+        if (err != EEXIST) break;
+#else
+        // C11 exclusive mode ("x"), which C++17 <cstdio> inherits.
+        if (std::FILE* f = std::fopen(tmp.string().c_str(), "wbx")) {
+            std::fclose(f);
+            return tmp;
+        }
+        err = errno;
+        std::error_code ec;
+        if (!std::filesystem::exists(tmp, ec)) break;
+#endif
+    }
+    throw_io_error("semfp: cannot create a temporary file beside '" + path.string() +
+                   "': " + std::generic_category().message(err));
+}
+
+/// Pushes a written file's data to the storage device (fsync where POSIX offers it; elsewhere
+/// the close that preceded this call is all there is). Throws `io_error` when the device
+/// reports a failure.
+inline void sync_file(const std::filesystem::path& file) {
+#if __has_include(<unistd.h>) && __has_include(<fcntl.h>)
+    const int fd = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw_io_error("semfp: cannot reopen '" + file.string() + "' to sync it");
+    const bool failed = ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS;
+    const int err = errno;
+    ::close(fd);
+    if (failed) throw_io_error("semfp: cannot sync '" + file.string() + "': " + std::generic_category().message(err));
+#else
+    (void)file;
+#endif
+}
+
+/// Saves through `write(std::ostream&)` to `path` atomically: a uniquely named temporary file
+/// next to `path` (see `create_unique_temporary`) is written, flushed, closed, synced to disk
+/// and renamed over `path`. Concurrent saves to one path never share a temporary; the last
+/// rename wins and every reader sees one complete file. Throws `io_error` (or what `write`
+/// throws); on failure the temporary is removed and `path` is untouched.
 template <class Write>
 void save_file_atomically(const std::filesystem::path& path, Write&& write) {
-    std::filesystem::path tmp = path;
-    tmp += ".tmp";
+    const std::filesystem::path tmp = create_unique_temporary(path);
     try {
         {
             std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
@@ -160,6 +234,7 @@ void save_file_atomically(const std::filesystem::path& path, Write&& write) {
             os.close();
             if (!os) throw_io_error("semfp: cannot write '" + tmp.string() + "'");
         }
+        sync_file(tmp);
         std::error_code ec;
         std::filesystem::rename(tmp, path, ec);
         if (ec) throw_io_error("semfp: cannot rename '" + tmp.string() + "' to '" + path.string() + "': " + ec.message());

@@ -42,6 +42,17 @@ std::filesystem::path temp_path(const std::string& name) {
     return std::filesystem::temp_directory_path() / ("semfp_index_test_" + name);
 }
 
+// Files beside `path` whose name starts with path's name and ends in ".tmp".
+std::size_t temporaries_beside(const std::filesystem::path& path) {
+    std::size_t n = 0;
+    const std::string stem = path.filename().string() + ".";
+    for (const auto& e : std::filesystem::directory_iterator(path.parent_path())) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(stem, 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0) ++n;
+    }
+    return n;
+}
+
 }  // namespace
 
 TEST_CASE("CRC-32C known answers", "[index][serialization]") {
@@ -177,18 +188,36 @@ TEST_CASE("Saving to a path is atomic", "[index][serialization]") {
     semfp::SinglePassClusterer<64> loaded;
     loaded.load(path);
     REQUIRE(saved(loaded) == saved(spc));
-    REQUIRE_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+    REQUIRE(temporaries_beside(path) == 0);
 
-    // A save that cannot complete leaves the earlier file intact: make the temporary name a
-    // directory so that it cannot be opened for writing.
-    semfp::SinglePassClusterer<64> other;
-    other.add(semfp::Fingerprint64(3), 3);
-    std::filesystem::create_directory(path.string() + ".tmp");
-    REQUIRE_THROWS_AS(other.save(path), semfp::io_error);
-    std::filesystem::remove(path.string() + ".tmp");
+    // A save that fails half-way (the writer throws after some bytes) leaves the earlier file
+    // intact and removes its temporary.
+    REQUIRE_THROWS_AS(semfp::detail::save_file_atomically(path,
+                                                          [](std::ostream& os) {
+                                                              os << "partial";
+                                                              semfp::detail::throw_io_error("disk full");
+                                                          }),
+                      semfp::io_error);
+    REQUIRE(temporaries_beside(path) == 0);
     semfp::SinglePassClusterer<64> again;
     again.load(path);
     REQUIRE(saved(again) == saved(spc));
+
+    // A directory that does not exist: io_error, nothing created.
+    semfp::SinglePassClusterer<64> other;
+    other.add(semfp::Fingerprint64(3), 3);
+    REQUIRE_THROWS_AS(other.save(temp_path("no_such_dir") / "x.bin"), semfp::io_error);
+
+    // Temporaries are unique: two saves in flight at once never share one (the name is created
+    // exclusively, so even an existing file of the same pattern is never reused).
+    const auto t1 = semfp::detail::create_unique_temporary(path);
+    const auto t2 = semfp::detail::create_unique_temporary(path);
+    REQUIRE(t1 != t2);
+    REQUIRE(t1.parent_path() == path.parent_path());
+    REQUIRE(std::filesystem::exists(t1));
+    REQUIRE(std::filesystem::exists(t2));
+    std::filesystem::remove(t1);
+    std::filesystem::remove(t2);
 
     REQUIRE_THROWS_AS(again.load(temp_path("does_not_exist.bin")), semfp::io_error);
     REQUIRE(saved(again) == saved(spc));
