@@ -139,7 +139,7 @@ void BM_SinglePass(benchmark::State& state) {
     for (auto _ : state) {
         double generating = 0;
         const auto t0 = std::chrono::steady_clock::now();
-        semfp::SinglePassClusterer<64> spc;
+        semfp::SinglePassClusterer<64> spc(semfp::cluster_options::paper());
         for (std::size_t first = 0; first < n; first += 65536) {
             const auto g0 = std::chrono::steady_clock::now();
             batch.clear();
@@ -173,7 +173,7 @@ void BM_LinearVsIndex(benchmark::State& state) {
         std::vector<std::uint64_t> lin_cluster(n);
         for (std::size_t i = 0; i < n; ++i) lin_cluster[i] = lin.add(fps[i].value(), i);
         const auto t1 = std::chrono::steady_clock::now();
-        semfp::SinglePassClusterer<64> spc;
+        semfp::SinglePassClusterer<64> spc(semfp::cluster_options::paper());
         std::vector<std::uint64_t> idx_cluster(n);
         for (std::size_t i = 0; i < n; ++i) idx_cluster[i] = spc.add(fps[i], i).cluster;
         const auto t2 = std::chrono::steady_clock::now();
@@ -197,7 +197,7 @@ void BM_LinearVsIndex(benchmark::State& state) {
 void BM_QueryVsLinearScan(benchmark::State& state) {
     const auto target_centres = static_cast<std::size_t>(state.range(0));
     const auto fps = make_data(target_centres + target_centres / 8, 9);
-    semfp::SinglePassClusterer<64> spc;
+    semfp::SinglePassClusterer<64> spc(semfp::cluster_options::paper());
     spc.add_range(fps);
     linear_clusterer lin;
     semfp::HammingIndex<64> index(hd);

@@ -215,12 +215,6 @@ private:
 /// than plain bigrams, unigrams, trigrams and dictionary words.
 using default_tokenizer = StopwordFilter<CharBigramTokenizer>;
 
-/// The recommended Hamming radius for near-duplicates of the default pipeline: the largest
-/// distance with no false positive on the 179,646 distinct pairs of the evaluation set
-/// (5 of 64 bits, 15 of 128 bits; README "Defaults" has the recall at these radii).
-template <std::size_t Bits>
-inline constexpr unsigned recommended_distance = Bits == 64 ? 5u : 15u;
-
 /// The one-call pipeline's fingerprinter type.
 template <std::size_t Bits = 64>
 using DefaultFingerprinter = Fingerprinter<default_tokenizer, default_hash, Bits>;

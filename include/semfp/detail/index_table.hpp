@@ -140,18 +140,27 @@ template <unsigned K>
 #endif
 }
 
-/// `lane_filter<R>(a, q)` for a run-time R (0..7).
+/// Lanes are 16 bits: a radius of 16 or more admits every lane.
+inline constexpr unsigned lane_bits = 16;
+
+/// Calls `f(std::integral_constant<unsigned, K>{})` with K = min(r, lane_bits): one instantiation
+/// per lane radius, so the lane filter's loop count is a constant.
+template <class F>
+inline void with_lane_radius(unsigned r, F&& f) {
+    [&]<unsigned... K>(std::integer_sequence<unsigned, K...>) {
+        const unsigned c = r < lane_bits ? r : lane_bits;
+        (void)((c == K ? (f(std::integral_constant<unsigned, K>{}), true) : false) || ...);
+    }(std::make_integer_sequence<unsigned, lane_bits + 1>{});
+}
+
+/// `lane_filter<R>(a, q)` for a run-time R (any value; 16 and more admit every lane).
 [[nodiscard]] inline std::uint32_t lane_filter_within(const std::uint16_t* a, std::uint16_t q, unsigned r) noexcept {
-    switch (r) {
-    case 0: return lane_filter<0>(a, q);
-    case 1: return lane_filter<1>(a, q);
-    case 2: return lane_filter<2>(a, q);
-    case 3: return lane_filter<3>(a, q);
-    case 4: return lane_filter<4>(a, q);
-    case 5: return lane_filter<5>(a, q);
-    case 6: return lane_filter<6>(a, q);
-    default: return lane_filter<7>(a, q);
-    }
+    std::uint32_t m = 0;
+    with_lane_radius(r, [&]<unsigned K>(std::integral_constant<unsigned, K>) {
+        if constexpr (K >= lane_bits) m = (std::uint32_t{1} << lane_chunk) - 1;
+        else m = lane_filter<K>(a, q);
+    });
+    return m;
 }
 
 /// "No lanes to skip" for `for_each_lane_within`.
@@ -159,13 +168,17 @@ inline constexpr unsigned no_lane_skip = ~0u;
 
 /// Calls `f(i)` for every i < n with `popcount(a[i] ^ q) <= k`, except those with
 /// `popcount(a[i] ^ q) <= skip` (`skip < k`, or `no_lane_skip`); `a` must be readable up to n
-/// rounded up to a multiple of `lane_chunk` (values past n are ignored).
+/// rounded up to a multiple of `lane_chunk` (values past n are ignored). Any k: radii of 16
+/// and more admit every lane (a skip of 16 or more, every lane skipped).
 template <class F>
 inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uint16_t q, unsigned k, unsigned skip,
                                  F&& f) {
-    auto run = [&]<unsigned K>(std::integral_constant<unsigned, K>) {
+    if (skip != no_lane_skip && skip >= lane_bits) return;
+    with_lane_radius(k, [&]<unsigned K>(std::integral_constant<unsigned, K>) {
         for (std::size_t base = 0; base < n; base += lane_chunk) {
-            std::uint32_t m = lane_filter<K>(a + base, q);
+            std::uint32_t m;
+            if constexpr (K >= lane_bits) m = (std::uint32_t{1} << lane_chunk) - 1;
+            else m = lane_filter<K>(a + base, q);
             if (m != 0 && skip < K) m &= ~lane_filter_within(a + base, q, skip);
             if (n - base < lane_chunk) m &= (std::uint32_t{1} << (n - base)) - 1;
             while (m != 0) {
@@ -173,23 +186,7 @@ inline void for_each_lane_within(const std::uint16_t* a, std::size_t n, std::uin
                 m &= m - 1;
             }
         }
-    };
-    switch (k) {
-    case 0: run(std::integral_constant<unsigned, 0>{}); break;
-    case 1: run(std::integral_constant<unsigned, 1>{}); break;
-    case 2: run(std::integral_constant<unsigned, 2>{}); break;
-    case 3: run(std::integral_constant<unsigned, 3>{}); break;
-    case 4: run(std::integral_constant<unsigned, 4>{}); break;
-    case 5: run(std::integral_constant<unsigned, 5>{}); break;
-    case 6: run(std::integral_constant<unsigned, 6>{}); break;
-    case 7: run(std::integral_constant<unsigned, 7>{}); break;
-    default:
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto x = static_cast<std::uint64_t>(a[i] ^ q);
-            if (popcount_at_most(x, k) && !(skip < k && popcount_at_most(x, skip))) f(i);
-        }
-        break;
-    }
+    });
 }
 
 template <class F>
@@ -326,9 +323,10 @@ struct plan_step {
     return total;
 }
 
-/// Largest radius a `HammingIndex<Bits>` may be built for.
+/// Largest radius a `HammingIndex<Bits>` answers (a quarter of the bits; every layout has a
+/// plan for it, see make_plan).
 template <std::size_t Bits>
-inline constexpr unsigned max_radius_limit = Bits == 64 ? 7u : 15u;
+inline constexpr unsigned max_radius_limit = static_cast<unsigned>(Bits / 4);
 
 /// Default number of blocks for (Bits, max_k): max_k + 1 blocks (each probed once, radius 0)
 /// but no block shorter than 16 bits (the bucket directory has 2^16 entries, and shorter blocks

@@ -11,6 +11,18 @@
 /// whose whole block `t` is within `r_t`. A candidate reported by an earlier step is skipped
 /// there, so every answer is reported once, and every candidate is verified exactly.
 ///
+/// Any radius, one layout. The proof needs nothing of `max_k`: if every block had `d_t >= r_t + 1`
+/// the distance would be at least `sum(r_t + 1) >= k + 1`. So a plan exists for every k up to
+/// `max_radius_limit` (a quarter of the bits) on any layout: `make_plan` spreads the k + 1 units
+/// over the blocks where they add fewest probes, and a radius of 16 on a 16-bit window probes
+/// every bucket (the lane filter admits every lane from radius 16 on). This is what lets the
+/// two-stage default ask for 12 of 64 or 28 of 128 bits from an index laid out for 5 or 15: the
+/// cost is the number of buckets probed, sum over steps of |ball(16, r_t)| (64 bits, four
+/// blocks: 4 at k = 3, 68 at k = 7, 1,108 at k = 12, 4,608 at k = 16; measured times in
+/// bench/results/two_stage.md), and the candidates they hold. More tables with shorter
+/// blocks would cut the probes but not the candidates: at 12 of 64 bits the 2^-16 bucket
+/// selectivity is what bounds the work, and memory would grow with every table.
+///
 /// Memory: only table 0 (the primary) holds whole fingerprints and values: its entries are the
 /// `Bits - 16` bits its bucket does not imply, plus the value (10 bytes at 64 bits). Every
 /// other table holds a partial key: the primary's bucket window plus one (64 bits) or three
@@ -106,7 +118,9 @@ public:
             l.primary_lane_known = covers(l.known, w);
             for (std::size_t i = 0; i < words; ++i) l.known_block[i] = l.block_mask[i] & l.known[i];
         }
-        for (unsigned k = 0; k <= max_k; ++k) {
+        // Plans for every radius the width allows, not only up to max_k (which chose the
+        // layout): a larger query probes more buckets but stays exact.
+        for (unsigned k = 0; k <= max_radius_limit<Bits>; ++k) {
             m_plans.push_back(make_plan(m_blocks, k));
             // A secondary entry's lane is the primary's block 0 when that block is 16 bits
             // long: once a step has probed table 0 with radius r, entries whose lane is within
@@ -199,7 +213,7 @@ public:
     }
 
     /// Calls `f(value, distance)` once for every entry within distance `k` of `q`
-    /// (precondition: k <= max_k()).
+    /// (precondition: k <= max_radius_limit<Bits>; above max_k() more buckets are probed).
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
         // Memory latency dominates: start the loads of every probe before scanning any.

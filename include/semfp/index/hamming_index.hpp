@@ -40,12 +40,14 @@ struct hamming_match {
 /// a fingerprint within distance k of the query agrees with it on some block up to a small
 /// radius r_t with sum(r_t + 1) >= k + 1; the query probes exactly those block values and
 /// verifies each candidate, so results are exact (never approximate). The layout is chosen
-/// from (Bits, max_k) at construction: for 64-bit fingerprints and max_k = 3 (the paper's
-/// threshold) four 16-bit blocks, each probed once.
+/// from (Bits, max_k) at construction: for 64-bit fingerprints four 16-bit blocks (max_k >= 3),
+/// for 128 bits eight (max_k >= 7). The default `max_k` is `recommended_distance<Bits>` (5 of
+/// 64 bits, 15 of 128).
 ///
-/// Radius limit: `max_k <= max_radius` (7 for 64 bits, 15 for 128). Queries take any
-/// k <= max_k. Ids are 64-bit values chosen by the caller and must be unique; at most
-/// 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
+/// Radius: every query with `k <= max_radius` (16 of 64 bits, 32 of 128) is answered exactly,
+/// whatever `max_k`; above `max_k` the plan gives the blocks larger radii, so a query probes more
+/// buckets (cost against the radius: detail/multi_index.hpp and bench/results/two_stage.md).
+/// Ids are 64-bit values chosen by the caller and must be unique; at most 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
 /// about 53 bytes per entry at 10 M entries and 57 at 1 M: the tables take about 24 (22 plus
 /// bucket slack: only the primary table keeps whole fingerprints and ids, see
 /// detail/multi_index.hpp), the fingerprints, ids and id map the rest.
@@ -57,12 +59,12 @@ public:
     static_assert(Bits == 64 || Bits == 128, "semfp::HammingIndex supports 64 and 128 bits");
     using fingerprint_type = Fingerprint<Bits>;
 
-    /// Largest `max_k` an index can be built for.
+    /// Largest radius a query may use (and an index be built for): a quarter of the bits.
     static constexpr unsigned max_radius = detail::max_radius_limit<Bits>;
 
-    /// An index answering queries up to radius `max_k` with the default layout.
-    /// Throws `invalid_argument_error` if `max_k > max_radius`.
-    explicit HammingIndex(unsigned max_k = 3) : HammingIndex(max_k, detail::default_block_count<Bits>(check_k(max_k))) {}
+    /// An index laid out for queries up to radius `max_k` (larger radii up to `max_radius` are
+    /// answered too, with more probes). Throws `invalid_argument_error` if `max_k > max_radius`.
+    explicit HammingIndex(unsigned max_k = recommended_distance<Bits>) : HammingIndex(max_k, detail::default_block_count<Bits>(check_k(max_k))) {}
 
     /// Largest block count for radius `max_k`: `max_k + 1` (each block then probed once), but
     /// at least `Bits / 64` and at most `Bits / 16` (blocks of 16 bits or more).
@@ -74,7 +76,7 @@ public:
     /// (more blocks: fewer probes per query but more memory). Throws `invalid_argument_error`.
     HammingIndex(unsigned max_k, unsigned blocks) : m_index(check_k(max_k), check_blocks(max_k, blocks)) {}
 
-    /// Largest radius a query may use.
+    /// The radius the layout was chosen for (queries up to `max_radius` are answered).
     [[nodiscard]] unsigned max_k() const noexcept { return m_index.max_k(); }
     /// Number of blocks (and tables) of the layout.
     [[nodiscard]] unsigned block_count() const noexcept { return static_cast<unsigned>(m_index.blocks().size()); }
@@ -139,16 +141,16 @@ public:
     }
 
     /// Calls `f(const hamming_match&)` once for every entry within distance `k` of `fp`, in an
-    /// unspecified order. Allocation-free. Throws `invalid_argument_error` if `k > max_k()`
+    /// unspecified order. Allocation-free. Throws `invalid_argument_error` if `k > max_radius`
     /// (before any call); otherwise throws only what `f` throws.
     template <class F>
     void for_each_within(const fingerprint_type& fp, unsigned k, F&& f) const {
-        if (k > max_k()) throw_k_too_large(k);
+        if (k > max_radius) throw_k_too_large(k);
         m_index.for_each_within(fp.data(), k, [&](std::uint32_t slot, unsigned d) { f(hamming_match{m_ids[slot], d}); });
     }
 
     /// All entries within distance `k` of `fp`, sorted by (distance, id). Throws
-    /// `invalid_argument_error` if `k > max_k()`.
+    /// `invalid_argument_error` if `k > max_radius`.
     [[nodiscard]] std::vector<hamming_match> query(const fingerprint_type& fp, unsigned k) const {
         std::vector<hamming_match> out;
         for_each_within(fp, k, [&](const hamming_match& m) { out.push_back(m); });
@@ -159,9 +161,9 @@ public:
     }
 
     /// Hints the processor to load what `for_each_within(fp, k, ...)` will read (for loops over
-    /// many queries: issue it a few queries ahead). Requires k <= max_k().
+    /// many queries: issue it a few queries ahead). Does nothing if k > max_radius.
     void prefetch(const fingerprint_type& fp, unsigned k) const noexcept {
-        if (k <= max_k()) m_index.prefetch(fp.data(), k);
+        if (k <= max_radius) m_index.prefetch(fp.data(), k);
     }
 
     /// Calls `f(id, fingerprint)` for every entry, in unspecified order.
@@ -262,9 +264,10 @@ private:
                                            std::to_string(max_k));
         return blocks;
     }
-    [[noreturn]] void throw_k_too_large(unsigned k) const {
-        detail::throw_invalid_argument("semfp::HammingIndex: radius " + std::to_string(k) + " exceeds max_k " +
-                                       std::to_string(max_k()));
+    [[noreturn]] static void throw_k_too_large(unsigned k) {
+        detail::throw_invalid_argument("semfp::HammingIndex: radius " + std::to_string(k) + " exceeds max_radius " +
+                                       std::to_string(max_radius) + " of a " + std::to_string(Bits) +
+                                       "-bit index (no layout answers it exactly; use a wider fingerprint)");
     }
 
     [[nodiscard]] auto id_of() const noexcept {

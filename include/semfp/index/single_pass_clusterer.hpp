@@ -39,11 +39,18 @@ enum class match_policy : std::uint32_t {
 
 /// Options of a `SinglePassClusterer`.
 struct cluster_options {
-    /// Largest Hamming distance at which a fingerprint joins a cluster (the paper's HD; 3 of 64
-    /// bits). At most `HammingIndex<Bits>::max_radius` (7 for 64 bits, 15 for 128).
-    unsigned threshold = 3;
+    /// `threshold` value that stands for `recommended_distance<Bits>` of the clusterer's width.
+    static constexpr unsigned recommended = ~0u;
+
+    /// Largest Hamming distance at which a fingerprint joins a cluster: by default
+    /// `recommended_distance<Bits>` (5 of 64 bits, 15 of 128), the paper's HD is 3 (`paper()`).
+    /// At most `SinglePassClusterer<Bits>::max_threshold` (16 of 64 bits, 32 of 128).
+    unsigned threshold = recommended;
     /// Compare with centres (the paper) or with every member.
     match_policy match = match_policy::centres;
+
+    /// The paper's setting: threshold 3, centres only.
+    [[nodiscard]] static constexpr cluster_options paper() noexcept { return {3, match_policy::centres}; }
 };
 
 /// Result of `SinglePassClusterer::add`.
@@ -98,13 +105,16 @@ public:
     /// Largest supported threshold.
     static constexpr unsigned max_threshold = detail::max_radius_limit<Bits>;
 
-    /// Paper defaults: threshold 3, centres only.
+    /// Threshold `recommended_distance<Bits>`, centres only (`cluster_options::paper()` for the
+    /// paper's threshold 3).
     SinglePassClusterer() : SinglePassClusterer(cluster_options{}) {}
 
-    /// Throws `invalid_argument_error` if `options.threshold > max_threshold`.
+    /// Throws `invalid_argument_error` if `options.threshold > max_threshold` (and is not
+    /// `cluster_options::recommended`).
     explicit SinglePassClusterer(const cluster_options& options)
-        : m_options(check(options)), m_index(options.threshold) {}
+        : m_options(check(options)), m_index(m_options.threshold) {}
 
+    /// The options, with `cluster_options::recommended` replaced by the distance it stands for.
     [[nodiscard]] const cluster_options& options() const noexcept { return m_options; }
 
     /// Number of fingerprints added.
@@ -417,7 +427,8 @@ private:
     static constexpr std::string_view magic = "SEMFPSPC";
     static constexpr unsigned none_distance = ~0u;
 
-    static const cluster_options& check(const cluster_options& o) {
+    static cluster_options check(cluster_options o) {
+        if (o.threshold == cluster_options::recommended) o.threshold = recommended_distance<Bits>;
         if (o.threshold > max_threshold)
             detail::throw_invalid_argument("semfp::SinglePassClusterer: threshold " + std::to_string(o.threshold) +
                                            " exceeds the limit " + std::to_string(max_threshold));

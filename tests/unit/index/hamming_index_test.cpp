@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -92,6 +93,48 @@ TEST_CASE("HammingIndex<64> equals brute force for k = 0..7", "[index]") {
     check_against_brute_force<64>(max_k, 0, 1500, 11 + max_k);
 }
 
+template <std::size_t Bits>
+void check_every_radius(unsigned max_k, unsigned blocks, std::size_t n, std::uint64_t seed) {
+    // Layout for max_k, queries at every radius the width allows (above max_k: more probes).
+    const unsigned top = semfp::HammingIndex<Bits>::max_radius;
+    const auto fps = planted_data<Bits>(n, top + 2, seed);
+    semfp::HammingIndex<Bits> index(max_k, blocks);
+    for (std::size_t i = 0; i < fps.size(); ++i) index.insert(fps[i], i * 7 + 3);
+    const std::vector<bool> alive(fps.size(), true);
+    std::mt19937_64 rng(seed + 1);
+    for (int t = 0; t < 40; ++t) {
+        auto q = fps[rng() % fps.size()];
+        for (auto f = rng() % (top + 3); f > 0; --f) q = flip(q, static_cast<unsigned>(rng() % Bits));
+        for (unsigned k = 0; k <= top; ++k) REQUIRE(index.query(q, k) == brute_force(fps, alive, q, k));
+    }
+}
+
+TEST_CASE("HammingIndex answers every radius up to max_radius exactly, whatever max_k", "[index]") {
+    REQUIRE(semfp::HammingIndex<64>::max_radius == 16);
+    REQUIRE(semfp::HammingIndex<128>::max_radius == 32);
+    const unsigned blocks64 = GENERATE(1u, 2u, 3u, 4u);
+    CAPTURE(blocks64);
+    check_every_radius<64>(blocks64 == 4 ? 5 : blocks64 - 1, blocks64, 700, 500 + blocks64);
+    const unsigned blocks128 = blocks64 * 2;
+    CAPTURE(blocks128);
+    check_every_radius<128>(blocks128 == 8 ? 15 : blocks128 - 1, blocks128, 500, 600 + blocks128);
+}
+
+TEST_CASE("HammingIndex defaults answer the recommended distance", "[index]") {
+    const semfp::HammingIndex<64> i64;
+    const semfp::HammingIndex<128> i128;
+    REQUIRE(i64.max_k() == semfp::recommended_distance<64>);
+    REQUIRE(i128.max_k() == semfp::recommended_distance<128>);
+    REQUIRE(i64.block_count() == 4);
+    REQUIRE(i128.block_count() == 8);
+    try {
+        (void)i64.query(semfp::Fingerprint64(0), 17);
+        FAIL("no exception");
+    } catch (const semfp::invalid_argument_error& e) {
+        CHECK(std::string(e.what()).find("max_radius 16") != std::string::npos);
+    }
+}
+
 TEST_CASE("HammingIndex<64> explicit layouts equal brute force", "[index]") {
     const unsigned blocks = GENERATE(1u, 2u, 3u, 4u);
     CAPTURE(blocks);
@@ -173,7 +216,7 @@ TEST_CASE("HammingIndex handles many identical and clustered fingerprints", "[in
 }
 
 TEST_CASE("HammingIndex API", "[index]") {
-    semfp::HammingIndex<64> index;
+    semfp::HammingIndex<64> index(3);
     REQUIRE(index.max_k() == 3);
     REQUIRE(index.empty());
     const semfp::Fingerprint64 a(0x0123456789abcdefull);
@@ -186,8 +229,9 @@ TEST_CASE("HammingIndex API", "[index]") {
     REQUIRE_FALSE(index.find(3).has_value());
     REQUIRE_THROWS_AS(index.insert(a, 1), semfp::invalid_argument_error);
     REQUIRE(index.size() == 2);
-    REQUIRE_THROWS_AS(index.query(a, 4), semfp::invalid_argument_error);
-    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(8), semfp::invalid_argument_error);
+    REQUIRE(index.query(a, 4).size() == 2);  // above max_k: more probes, still exact
+    REQUIRE_THROWS_AS(index.query(a, 17), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::HammingIndex<64>(17), semfp::invalid_argument_error);
     REQUIRE_THROWS_AS(semfp::HammingIndex<64>(3, 5), semfp::invalid_argument_error);
     REQUIRE_THROWS_AS(semfp::HammingIndex<128>(3, 1), semfp::invalid_argument_error);
 

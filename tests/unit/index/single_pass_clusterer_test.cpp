@@ -112,8 +112,29 @@ TEST_CASE("SinglePassClusterer<64> members policy equals its definition", "[inde
     check_against_reference<64>(hd, semfp::match_policy::members, 2500, 200 + hd);
 }
 
+TEST_CASE("SinglePassClusterer<64> at two-stage radii equals the O(n^2) definition", "[index][cluster]") {
+    const unsigned hd = GENERATE(10u, 12u, 16u);
+    CAPTURE(hd);
+    check_against_reference<64>(hd, semfp::match_policy::centres, 1500, 150 + hd);
+}
+
+TEST_CASE("SinglePassClusterer defaults: the recommended distance, the paper one call away", "[index][cluster]") {
+    REQUIRE(semfp::SinglePassClusterer<64>{}.options().threshold == semfp::recommended_distance<64>);
+    REQUIRE(semfp::SinglePassClusterer<128>{}.options().threshold == semfp::recommended_distance<128>);
+    REQUIRE(semfp::cluster_options::paper().threshold == 3);
+    REQUIRE(semfp::SinglePassClusterer<64>(semfp::cluster_options::paper()).options().threshold == 3);
+    REQUIRE(semfp::SinglePassClusterer<64>::max_threshold == 16);
+    REQUIRE(semfp::SinglePassClusterer<128>::max_threshold == 32);
+    REQUIRE_THROWS_AS(semfp::SinglePassClusterer<128>({33, semfp::match_policy::centres}),
+                      semfp::invalid_argument_error);
+    // Five bits apart: one cluster by default, two with the paper's threshold.
+    const std::vector<semfp::Fingerprint64> fps = {semfp::Fingerprint64(0), semfp::Fingerprint64(0x1Full)};
+    REQUIRE(semfp::single_pass(fps).cluster_count() == 1);
+    REQUIRE(semfp::single_pass(fps, semfp::cluster_options::paper()).cluster_count() == 2);
+}
+
 TEST_CASE("SinglePassClusterer<128> equals the O(n^2) definition", "[index][cluster]") {
-    const unsigned hd = GENERATE(3u, 6u);
+    const unsigned hd = GENERATE(3u, 6u, 15u, 28u);
     CAPTURE(hd);
     check_against_reference<128>(hd, semfp::match_policy::centres, 2000, 300 + hd);
 }
@@ -156,7 +177,7 @@ TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds on bursts of nea
 
 TEST_CASE("SinglePassClusterer DistSet, SimSet and lookups", "[index][cluster]") {
     using FP = semfp::Fingerprint64;
-    semfp::SinglePassClusterer<64> spc;  // paper defaults
+    semfp::SinglePassClusterer<64> spc(semfp::cluster_options::paper());
     REQUIRE(spc.options().threshold == 3);
     REQUIRE(spc.options().match == semfp::match_policy::centres);
 
@@ -196,7 +217,7 @@ TEST_CASE("SinglePassClusterer DistSet, SimSet and lookups", "[index][cluster]")
 
     REQUIRE_THROWS_AS(spc.add(FP(1), 10), semfp::invalid_argument_error);
     REQUIRE(spc.size() == 6);
-    REQUIRE_THROWS_AS(semfp::SinglePassClusterer<64>({8, semfp::match_policy::centres}),
+    REQUIRE_THROWS_AS(semfp::SinglePassClusterer<64>({17, semfp::match_policy::centres}),
                       semfp::invalid_argument_error);
     spc.clear();
     REQUIRE(spc.size() == 0);
