@@ -17,6 +17,8 @@ namespace {
 const std::map<std::string, input_format> format_names{
     {"jsonl", input_format::jsonl}, {"lines", input_format::lines}, {"html", input_format::html},
     {"text", input_format::text}};
+const std::map<std::string, html_text_mode> html_text_names{{"main", html_text_mode::main},
+                                                            {"all", html_text_mode::all}};
 const std::map<std::string, input_encoding> encoding_names{
     {"auto", input_encoding::detect}, {"utf-8", input_encoding::utf8}, {"utf8", input_encoding::utf8},
     {"gb18030", input_encoding::gb18030}, {"gbk", input_encoding::gb18030}};
@@ -50,6 +52,10 @@ void add_input_options(CLI::App& app, input_options& in) {
     app.add_option("--id-field", in.id_field, "JSON field holding the document id")->capture_default_str();
     app.add_option("--text-field", in.text_field, "JSON field holding the document text")->capture_default_str();
     app.add_flag("--strict", in.strict, "Stop with exit status 1 at the first bad input");
+    app.add_option("--html-text", in.html_text,
+                   "Text of HTML documents: main (the article; all visible text when the page has none) or all "
+                   "(all visible text); default: main")
+        ->transform(names_of(html_text_names));
 }
 
 void add_pipeline_options(CLI::App& app, pipeline_options& p) {
@@ -120,6 +126,10 @@ int parse_and_run(int argc, char** argv) {
         ->transform(names_of(format_names));
     cmp_app->add_option("--encoding", cmp.encoding, "File encoding: auto, utf-8, gb18030")
         ->transform(names_of(encoding_names));
+    cmp_app->add_option("--html-text", cmp.html_text,
+                        "Text of HTML files: main (the article; all visible text when the page has none) or all; "
+                        "default: main")
+        ->transform(names_of(html_text_names));
     add_pipeline_options(*cmp_app, cmp.pipeline);
     cmp_app->add_option("--shingle", cmp.pipeline.shingle_width, "Tokens per shingle for the Jaccard similarity")
         ->check(CLI::Range(1, 64))

@@ -7,6 +7,8 @@
 #include "passages.hpp"
 
 #include <semfp/baseline/shingle.hpp>
+#include <semfp/text/article.hpp>
+#include <semfp/text/html.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/utf8.hpp>
 
@@ -17,6 +19,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace semfp::cli {
@@ -26,6 +29,7 @@ namespace {
 struct operand {
     std::string label;
     std::string text;
+    std::string html_text;  ///< for HTML files, which text was compared: "main", "all", or "all (no article)"
 };
 
 void warn(const std::string& where, const std::vector<input_problem>& problems) {
@@ -57,7 +61,14 @@ operand load(const compare_command& cmd, const std::string& arg) {
     std::vector<input_problem> problems;
     op.text = decode_file_bytes(bytes, cmd.encoding, html, legacy, problems);
     warn(arg, problems);
-    if (html) op.text = html_text(op.text);
+    if (html && cmd.html_text == html_text_mode::all) {
+        op.text = html_to_text(op.text);
+        op.html_text = "all";
+    } else if (html) {
+        article_text article = extract_article(op.text);
+        op.text = std::move(article.text);
+        op.html_text = article.found ? "main" : "all (no article)";
+    }
     return op;
 }
 
@@ -136,6 +147,14 @@ int run_compare(const compare_command& cmd) {
         append_json_string(out, a.label);
         out += ",\"b\":";
         append_json_string(out, b.label);
+        for (const operand* o : {&a, &b}) {
+            out += o == &a ? ",\"html_text_a\":" : ",\"html_text_b\":";
+            if (o->html_text.empty()) {
+                out += "null";
+            } else {
+                append_json_string(out, o->html_text);
+            }
+        }
         out += ",\"bits\":" + std::to_string(engine->bits());
         out += ",\"fingerprint_a\":\"" + engine->to_hex(fa) + "\",\"fingerprint_b\":\"" + engine->to_hex(fb) + "\"";
         out += ",\"distance\":" + std::to_string(distance);
@@ -157,10 +176,16 @@ int run_compare(const compare_command& cmd) {
         out += "]}\n";
     } else {
         char line[512];
-        std::snprintf(line, sizeof line, "A: %s (%zu characters)\nB: %s (%zu characters)\n",
-                      cmd.texts ? "text 1" : a.label.c_str(), count_code_points(a.text),
-                      cmd.texts ? "text 2" : b.label.c_str(), count_code_points(b.text));
-        out += line;
+        for (const operand* o : {&a, &b}) {
+            const std::string html_note = o->html_text.empty() ? std::string()
+                                          : o->html_text == "main" ? "; HTML: article text"
+                                          : o->html_text == "all"  ? "; HTML: all visible text"
+                                                                   : "; HTML: no clear article, all visible text";
+            std::snprintf(line, sizeof line, "%s: %s (%zu characters%s)\n", o == &a ? "A" : "B",
+                          cmd.texts ? (o == &a ? "text 1" : "text 2") : o->label.c_str(), count_code_points(o->text),
+                          html_note.c_str());
+            out += line;
+        }
         std::snprintf(line, sizeof line, "simhash:  %s vs %s, Hamming distance %u of %u bits (%s)\n",
                       engine->to_hex(fa).c_str(), engine->to_hex(fb).c_str(), distance, engine->bits(),
                       engine->describe().c_str());

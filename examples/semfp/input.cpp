@@ -1,5 +1,6 @@
 #include "input.hpp"
 
+#include <semfp/text/article.hpp>
 #include <semfp/text/encoding.hpp>
 #include <semfp/text/html.hpp>
 #include <semfp/text/utf8.hpp>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -194,11 +196,20 @@ bool report_problems(const Document& doc, Diagnostics& diag) {
     return doc.valid;
 }
 
-std::string html_text(std::string_view markup) {
-    // The visible text only, as the evaluation kit's HTML documents are compared: titles and
-    // navigation are page furniture more often than content.
-    return html_to_text(markup);
+namespace {
+// The --html-text mode of the run's inputs: set by the DocumentReader, read by every worker.
+std::atomic<html_text_mode> g_html_text_mode{html_text_mode::main};
+}  // namespace
+
+std::string html_text(std::string_view markup, html_text_mode mode) {
+    // Never the title (page furniture more often than content). `main`: the article, so the
+    // site's template (navigation, related links, ads, comments, footer) does not outweigh it;
+    // pages without a clear article give all visible text.
+    if (mode == html_text_mode::all) return html_to_text(markup);
+    return extract_main_text(markup);
 }
+
+std::string html_text(std::string_view markup) { return html_text(markup, g_html_text_mode.load(std::memory_order_relaxed)); }
 
 struct DocumentReader::state {
     const input_options* opt = nullptr;
@@ -348,6 +359,7 @@ DocumentReader::DocumentReader(const input_options& opt, Diagnostics& diag, bool
     s.opt = &opt;
     s.diag = &diag;
     s.keep_raw = keep_raw;
+    g_html_text_mode.store(opt.html_text, std::memory_order_relaxed);
     for (const auto& p : opt.paths) s.add_path(p);
 }
 

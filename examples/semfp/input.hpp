@@ -55,7 +55,12 @@ bool report_problems(const Document& doc, Diagnostics& diag);
 std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, bool html, bool& from_legacy,
                               std::vector<input_problem>& problems);
 
-/// The visible text of an HTML page (without its title).
+/// The text of an HTML page (without its title) that `mode` selects: its article
+/// (`semfp::extract_main_text`) or all visible text.
+[[nodiscard]] std::string html_text(std::string_view markup, html_text_mode mode);
+
+/// `html_text` with the `--html-text` mode of the inputs being read (the last DocumentReader
+/// constructed; `main` before any).
 [[nodiscard]] std::string html_text(std::string_view markup);
 
 /// Reads documents from every input in order.

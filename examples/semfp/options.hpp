@@ -10,6 +10,10 @@ namespace semfp::cli {
 /// How an input is read.
 enum class input_format { detect, jsonl, lines, html, text };
 
+/// Which text of an HTML document is fingerprinted: the article (semfp::extract_main_text,
+/// which falls back to all visible text on pages without a clear article) or all visible text.
+enum class html_text_mode { main, all };
+
 /// Which character encoding inputs are decoded from.
 enum class input_encoding { detect, utf8, gb18030 };
 
@@ -31,6 +35,7 @@ struct input_options {
     std::string id_field = "id";
     std::string text_field = "text";
     bool strict = false;
+    html_text_mode html_text = html_text_mode::main;
 };
 
 struct pipeline_options {
@@ -71,6 +76,7 @@ struct compare_command {
     bool texts = false;
     input_format format = input_format::detect;
     input_encoding encoding = input_encoding::detect;
+    html_text_mode html_text = html_text_mode::main;
     pipeline_options pipeline;
     std::size_t passages = 5;
     std::size_t min_passage = 8;

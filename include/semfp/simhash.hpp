@@ -14,6 +14,7 @@
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/weighting.hpp>
 
+#include <semfp/text/article.hpp>
 #include <semfp/text/char_class.hpp>
 #include <semfp/text/dictionary.hpp>
 #include <semfp/text/encoding.hpp>

@@ -1,0 +1,379 @@
+#pragma once
+/// \file
+/// The article of a web page: its main text without navigation, menus, ads, link lists,
+/// comment threads and footers.
+///
+/// Why this design. A page's template (navigation, related links, ads, comments, footer) often
+/// holds more text than the article, so the fingerprint of all visible text describes the site
+/// rather than the article. The article is found from shallow features of text blocks, with no
+/// DOM: the streaming extractor of <semfp/text/html.hpp> runs once and reports its element
+/// boundaries to a small observer, which cuts the visible text into blocks (one per block-level
+/// element or table cell; `<br>` does not cut) and records for each its byte range, link bytes
+/// (text inside `<a>`), enclosing container and whether a `<nav>`, `<aside>` or `<footer>`
+/// encloses it. A pass over the blocks then counts code points and Chinese sentence punctuation.
+/// Memory is the visible text plus one small record per block; time is linear in the input.
+///
+/// Scoring rule (boilerpipe-style shallow features, chosen as the best contiguous region):
+/// each block gets the value `w - C`, where `w` is its number of non-space code points outside
+/// links, scaled by `(1 - link density)` and doubled for prose (at least one of U+3002 U+FF0C
+/// U+FF01 U+FF1F U+FF1B U+3001 per 40 code points), zero inside nav/aside/footer, and `C` is a
+/// fixed cost per block (`article_options::block_cost`). The article is the contiguous run of
+/// blocks with the largest total value (maximum-sum subarray, one pass); inside it, blocks that
+/// are mostly links are dropped. Short blocks cost more than they bring, so lists of links,
+/// menus, short ads and comment threads lose unless long prose surrounds them; short lines
+/// inside the article are kept because the long paragraphs around them pay for them.
+/// When the best region holds less than `min_share` of the page's non-link text or fewer than
+/// `min_chars` code points, the page has no clear article and all visible text is returned.
+///
+/// Measured on the evaluation kit's DEV pages (see bench/results/web_article.md): this rule
+/// against a Readability-style container score (per-block content score from commas and length,
+/// summed into the parent and half into the grandparent container; the best container's
+/// blocks) and a text-density region (CETD-like: maximum-sum region of per-block text density
+/// minus the page's mean density). The numbers and the choice are in that file.
+///
+/// Bad input: any bytes are accepted (malformed UTF-8 becomes U+FFFD as in `html_to_text`);
+/// unclosed and stray tags only move block boundaries; nothing throws but std::bad_alloc.
+
+#include <semfp/detail/html_extractor.hpp>
+#include <semfp/text/html.hpp>
+#include <semfp/text/utf8.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace semfp {
+inline namespace v0 {
+
+/// Options of `extract_article` and `extract_main_text`.
+struct article_options {
+    /// Put the page's `<title>` text, then a line break, before the article.
+    bool include_title = false;
+    /// Blocks with fewer non-space code points than this do not score (they may still be part
+    /// of the article when their container is chosen).
+    std::uint32_t min_block_chars = 25;
+    /// Sibling containers (same parent) scoring at least this share of the best one join it.
+    double sibling_share = 0.2;
+    /// The article must hold at least this share of the page's non-link text ...
+    double min_share = 0.1;
+    /// ... and at least this many code points; otherwise all visible text is returned.
+    std::uint32_t min_chars = 40;
+    /// Blocks whose link density (bytes inside `<a>` / bytes) is above this are dropped.
+    double max_link_density = 0.5;
+};
+
+/// The article of a page (see `extract_article`).
+struct article_text {
+    std::string title;   ///< text of the first `<title>` (also when not included in `text`)
+    std::string text;    ///< the article text (or all visible text, see `found`)
+    bool found = false;  ///< false when the page had no clear article and `text` is all visible text
+};
+
+namespace detail {
+
+/// One text block of a page: a byte range of the visible text and its shallow features.
+struct article_block {
+    std::size_t begin = 0;          ///< first byte in the visible text
+    std::size_t end = 0;            ///< one past the last byte
+    std::size_t link_bytes = 0;     ///< bytes inside `<a>` elements
+    std::uint32_t chars = 0;        ///< non-space code points
+    std::uint32_t punct = 0;        ///< Chinese sentence punctuation marks
+    std::uint32_t container = 0;    ///< id of the innermost container element (0: the document)
+    bool boilerplate_tag = false;   ///< inside nav, aside or footer
+};
+
+/// One container element (div, section, article, td, ul, ...): the blocks it holds are the
+/// contiguous range [first_block, end_block) of the block list. Ids start at 1; 0 is the
+/// document.
+struct article_container {
+    std::uint32_t parent = 0;       ///< id of the enclosing container (0: the document)
+    std::uint32_t first_block = 0;  ///< index of its first block
+    std::uint32_t end_block = 0;    ///< one past its last block
+};
+
+/// Cuts the visible text into blocks as the extractor reports element boundaries.
+class article_block_observer final : public html_tag_observer {
+public:
+    article_block_observer(const std::string& text, std::vector<article_block>& blocks,
+                           std::vector<article_container>& containers) noexcept
+        : m_text(&text), m_blocks(&blocks), m_containers(&containers) {}
+
+    void on_tag(std::string_view name, html_kind kind, bool end) override {
+        if (name == "a") {
+            if (!end && !m_in_link) {
+                m_in_link = true;
+                m_link_start = m_text->size();
+            } else if (end && m_in_link) {
+                m_link_bytes += m_text->size() - m_link_start;
+                m_in_link = false;
+            }
+            return;
+        }
+        if (kind == html_kind::inline_element || kind == html_kind::line_break || kind == html_kind::raw_skip ||
+            kind == html_kind::title || kind == html_kind::foreign || kind == html_kind::template_element)
+            return;
+        close_block();
+        if (kind != html_kind::block) return;
+        // A link left open ends with the block element that holds it (a browser would carry it
+        // on; for link density the markup's intent is the better guess).
+        if (end) m_in_link = false;
+        if (!end) {
+            if (!is_container(name)) return;
+            if (m_depth >= max_depth) {
+                ++m_depth;  // too deep: counted, not tracked
+                return;
+            }
+            article_container c;
+            c.parent = m_depth == 0 ? 0 : m_stack[m_depth - 1].id;
+            c.first_block = static_cast<std::uint32_t>(m_blocks->size());
+            m_containers->push_back(c);
+            frame& f = m_stack[m_depth++];
+            f.id = static_cast<std::uint32_t>(m_containers->size());
+            f.boilerplate = name == "nav" || name == "aside" || name == "footer";
+            f.len = static_cast<unsigned char>(name.size() < sizeof f.name ? name.size() : sizeof f.name);
+            for (std::size_t k = 0; k < f.len; ++k) f.name[k] = name[k];
+            if (f.boilerplate) ++m_boilerplate_depth;
+        } else {
+            if (m_depth > max_depth) {
+                --m_depth;
+                return;
+            }
+            // Pop to the nearest open element of that name among the innermost few; a stray end
+            // tag changes nothing.
+            for (std::size_t k = 0; k < 8 && k < m_depth; ++k) {
+                const frame& f = m_stack[m_depth - 1 - k];
+                if (std::string_view(f.name, f.len) == name.substr(0, sizeof f.name)) {
+                    for (std::size_t j = 0; j <= k; ++j) pop();
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Ends the last block and the containers left open (call after the extractor's final run).
+    void finish() {
+        close_block();
+        if (m_depth > max_depth) m_depth = max_depth;
+        while (m_depth > 0) pop();
+    }
+
+private:
+    static constexpr std::size_t max_depth = 256;
+
+    struct frame {
+        std::uint32_t id = 0;
+        char name[10] = {};
+        unsigned char len = 0;
+        bool boilerplate = false;
+    };
+
+    [[nodiscard]] static bool is_container(std::string_view name) noexcept {
+        // Elements whose end is optional or that hold one paragraph are not containers.
+        return name != "p" && name != "li" && name != "dt" && name != "dd" && name != "h1" && name != "h2" &&
+               name != "h3" && name != "h4" && name != "h5" && name != "h6" && name != "option" &&
+               name != "optgroup" && name != "hr" && name != "caption" && name != "legend" && name != "summary";
+    }
+
+    void pop() noexcept {
+        const frame& f = m_stack[m_depth - 1];
+        if (f.boilerplate) --m_boilerplate_depth;
+        (*m_containers)[f.id - 1].end_block = static_cast<std::uint32_t>(m_blocks->size());
+        --m_depth;
+    }
+
+    void close_block() {
+        const std::size_t now = m_text->size();
+        if (m_in_link) {
+            m_link_bytes += now - m_link_start;
+            m_link_start = now;
+        }
+        std::size_t b = m_block_begin;
+        while (b < now && ((*m_text)[b] == '\n' || (*m_text)[b] == ' ')) ++b;
+        if (b < now) {
+            article_block blk;
+            blk.begin = b;
+            blk.end = now;
+            blk.link_bytes = m_link_bytes < now - b ? m_link_bytes : now - b;
+            blk.container = m_depth == 0 ? 0 : m_stack[(m_depth > max_depth ? max_depth : m_depth) - 1].id;
+            blk.boilerplate_tag = m_boilerplate_depth > 0;
+            m_blocks->push_back(blk);
+        }
+        m_block_begin = now;
+        m_link_bytes = 0;
+    }
+
+    const std::string* m_text;
+    std::vector<article_block>* m_blocks;
+    std::vector<article_container>* m_containers;
+    frame m_stack[max_depth];
+    std::size_t m_depth = 0;
+    std::size_t m_boilerplate_depth = 0;
+    std::size_t m_block_begin = 0;
+    std::size_t m_link_start = 0;
+    std::size_t m_link_bytes = 0;
+    bool m_in_link = false;
+};
+
+/// Counts the code points and sentence punctuation of each block.
+inline void measure_article_blocks(std::string_view text, std::vector<article_block>& blocks) noexcept {
+    for (article_block& b : blocks) {
+        std::uint32_t chars = 0, punct = 0;
+        for (std::size_t i = b.begin; i < b.end;) {
+            const auto c = static_cast<unsigned char>(text[i]);
+            if (c < 0x80) {
+                chars += (c > ' ') ? 1u : 0u;
+                ++i;
+                continue;
+            }
+            const utf8::decoded d = utf8::decode(text, i);
+            ++chars;
+            switch (d.code_point) {
+                case 0x3002: case 0xFF0C: case 0xFF01: case 0xFF1F: case 0xFF1B: case 0x3001:
+                    ++punct;
+                    break;
+                case 0x3000: case 0xA0:
+                    --chars;
+                    break;
+                default:
+                    break;
+            }
+            i += d.length;
+        }
+        b.chars = chars;
+        b.punct = punct;
+    }
+}
+
+[[nodiscard]] inline double link_density(const article_block& b) noexcept {
+    const std::size_t bytes = b.end - b.begin;
+    return bytes == 0 ? 0.0 : static_cast<double>(b.link_bytes) / static_cast<double>(bytes);
+}
+
+/// Readability-style content score of a block: 1 + its sentence punctuation marks + one point
+/// per 100 code points (at most 3), times the share of its bytes outside links; 0 for blocks
+/// shorter than `min_block_chars` or inside nav, aside or footer.
+[[nodiscard]] inline double article_block_score(const article_block& b, const article_options& o) noexcept {
+    if (b.boilerplate_tag || b.chars < o.min_block_chars) return 0.0;
+    const double length_points = static_cast<double>(b.chars) / 100.0;
+    return (1.0 + static_cast<double>(b.punct) + (length_points < 3.0 ? length_points : 3.0)) * (1.0 - link_density(b));
+}
+
+/// Half-open range of blocks.
+struct block_range {
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+
+/// Chooses the article's blocks: the container with the best score (its blocks' scores, plus
+/// half of those of its children's blocks, times one minus its link density), joined with the
+/// sibling containers that score at least `sibling_share` of it. Empty when no block scores.
+/// `scores` is scratch space. O(blocks + containers).
+[[nodiscard]] inline block_range choose_article_blocks(const std::vector<article_block>& blocks,
+                                                       const std::vector<article_container>& containers,
+                                                       std::vector<double>& scores, const article_options& o) {
+    scores.assign(containers.size() + 1, 0.0);
+    for (const article_block& b : blocks) {
+        const double s = article_block_score(b, o);
+        if (s <= 0.0) continue;
+        scores[b.container] += s;
+        if (b.container != 0) scores[containers[b.container - 1].parent] += s / 2.0;
+    }
+    // Link density of a container from prefix sums over its block range.
+    std::vector<std::size_t> link_prefix(blocks.size() + 1, 0), byte_prefix(blocks.size() + 1, 0);
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        link_prefix[i + 1] = link_prefix[i] + blocks[i].link_bytes;
+        byte_prefix[i + 1] = byte_prefix[i] + (blocks[i].end - blocks[i].begin);
+    }
+    auto weighted = [&](std::size_t id) {
+        const std::size_t f = id == 0 ? 0 : containers[id - 1].first_block;
+        const std::size_t e = id == 0 ? blocks.size() : containers[id - 1].end_block;
+        const std::size_t bytes = byte_prefix[e] - byte_prefix[f];
+        const double ld = bytes == 0 ? 0.0 : static_cast<double>(link_prefix[e] - link_prefix[f]) / static_cast<double>(bytes);
+        return scores[id] * (1.0 - ld);
+    };
+    std::size_t best = 0;
+    double best_score = 0.0;
+    for (std::size_t id = 0; id < scores.size(); ++id) {
+        if (scores[id] <= 0.0) continue;
+        const double w = weighted(id);
+        if (w > best_score) {
+            best_score = w;
+            best = id;
+        }
+    }
+    if (best_score <= 0.0) return {};
+    if (best == 0) return {0, blocks.size()};
+    block_range r{containers[best - 1].first_block, containers[best - 1].end_block};
+    const std::uint32_t parent = containers[best - 1].parent;
+    for (std::size_t id = 1; id < scores.size(); ++id) {
+        const article_container& c = containers[id - 1];
+        if (id == best || c.parent != parent || scores[id] <= 0.0) continue;
+        if (weighted(id) < o.sibling_share * best_score) continue;
+        if (c.first_block < r.first) r.first = c.first_block;
+        if (c.end_block > r.last) r.last = c.end_block;
+    }
+    return r;
+}
+
+}  // namespace detail
+
+/// Extracts the article of `html` (see the file comment for the rule). When the page has no
+/// clear article, `text` is all visible text (as `html_to_text` gives it) and `found` is false.
+/// \param html UTF-8 markup; any bytes are accepted.
+/// Complexity: O(html.size()) time; memory: the visible text and one small record per block
+/// and per container element. Throws only std::bad_alloc.
+[[nodiscard]] inline article_text extract_article(std::string_view html, const article_options& options = {}) {
+    article_text result;
+    std::string all;
+    all.reserve(html.size() / 2);
+    std::vector<detail::article_block> blocks;
+    std::vector<detail::article_container> containers;
+    {
+        detail::article_block_observer observer(all, blocks, containers);
+        detail::html_extractor extractor(all, result.title, true, true);
+        extractor.set_observer(&observer);
+        extractor.run(html, true);
+        observer.finish();
+    }
+    detail::measure_article_blocks(all, blocks);
+
+    std::vector<double> scores;
+    const detail::block_range r = detail::choose_article_blocks(blocks, containers, scores, options);
+    std::uint64_t total = 0, kept = 0;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const detail::article_block& b = blocks[i];
+        if (b.boilerplate_tag || detail::link_density(b) > options.max_link_density) continue;
+        total += b.chars;
+        if (i >= r.first && i < r.last) kept += b.chars;
+    }
+    result.found = r.last > r.first && kept >= options.min_chars &&
+                   static_cast<double>(kept) >= options.min_share * static_cast<double>(total);
+    if (options.include_title && !result.title.empty()) {
+        result.text = result.title;
+        result.text.push_back('\n');
+    }
+    if (!result.found) {
+        result.text.append(all);
+        return result;
+    }
+    bool first = true;
+    for (std::size_t i = r.first; i < r.last; ++i) {
+        const detail::article_block& b = blocks[i];
+        if (b.boilerplate_tag || detail::link_density(b) > options.max_link_density) continue;
+        if (!first) result.text.push_back('\n');
+        result.text.append(all, b.begin, b.end - b.begin);
+        first = false;
+    }
+    return result;
+}
+
+/// The article text of `html`, or all visible text when it has no clear article (see
+/// `extract_article`). The title is not included unless `options.include_title`. O(n).
+[[nodiscard]] inline std::string extract_main_text(std::string_view html, const article_options& options = {}) {
+    return extract_article(html, options).text;
+}
+
+}  // namespace v0
+}  // namespace semfp
