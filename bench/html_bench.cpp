@@ -1,5 +1,11 @@
-// Web-page text layer throughput: HTML to text, and GB18030 / UTF-8 decoding to UTF-8.
+// Web-page text layer throughput: HTML to text, article text, and GB18030 / UTF-8 decoding to
+// UTF-8.
 //   semfp_html_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
+//   SEMFP_KIT_DOCS=build/eval/dev_pairs.docs.jsonl semfp_html_bench ...
+//
+// With SEMFP_KIT_DOCS naming the evaluation kit's docs file, its web pages ("format": "html":
+// site templates with navigation, ads, related links, comments and footer) are measured too:
+// extract_main_text against html_to_text on the same pages in the same run.
 //
 // Pages are built from the corpus documents (one page per document: head with title, style and
 // script, a navigation list, one <p> per line with escaped text, inline markup and entities).
@@ -7,6 +13,7 @@
 // entities, no raw text) for html_to_text, and glibc's iconv(3) for GB18030 decoding.
 #include "support/corpus.hpp"
 
+#include <semfp/text/article.hpp>
 #include <semfp/text/encoding.hpp>
 #include <semfp/text/html.hpp>
 
@@ -14,8 +21,15 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#if __has_include(<nlohmann/json.hpp>)
+#include <nlohmann/json.hpp>
+#define SEMFP_BENCH_HAVE_JSON 1
+#endif
 
 #if defined(__GLIBC__) && __has_include(<iconv.h>)
 #include <iconv.h>
@@ -25,6 +39,8 @@
 namespace {
 
 std::vector<std::string> g_pages;    // UTF-8 HTML pages
+std::vector<std::string> g_kit_pages;  // the evaluation kit's web pages (SEMFP_KIT_DOCS)
+std::size_t g_kit_bytes = 0;
 std::vector<std::string> g_utf8;     // corpus texts
 std::vector<std::string> g_gb18030;  // the same texts in GB18030
 std::size_t g_page_bytes = 0, g_utf8_bytes = 0, g_gb_bytes = 0;
@@ -110,6 +126,35 @@ void BM_HtmlToText(benchmark::State& state) {
     state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(g_page_bytes));
 }
 
+// Article text of the same pages (the visible text plus block records and the container score).
+void BM_ExtractMainText(benchmark::State& state) {
+    for (auto _ : state) {
+        for (const auto& p : g_pages) benchmark::DoNotOptimize(semfp::extract_main_text(p));
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(g_page_bytes));
+}
+
+#if defined(SEMFP_BENCH_HAVE_JSON)
+// The kit's web pages: all visible text vs. article text.
+void BM_KitHtmlToText(benchmark::State& state) {
+    semfp::html_document doc;
+    for (auto _ : state) {
+        for (const auto& p : g_kit_pages) {
+            semfp::extract_html_into(p, doc);
+            benchmark::DoNotOptimize(doc.text.data());
+        }
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(g_kit_bytes));
+}
+
+void BM_KitExtractMainText(benchmark::State& state) {
+    for (auto _ : state) {
+        for (const auto& p : g_kit_pages) benchmark::DoNotOptimize(semfp::extract_main_text(p));
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(g_kit_bytes));
+}
+#endif
+
 // The same pages fed in 4 KiB pieces through html_text_stream.
 void BM_HtmlTextStream4K(benchmark::State& state) {
     for (auto _ : state) {
@@ -154,6 +199,7 @@ void BM_SniffCharset(benchmark::State& state) {
 
 BENCHMARK(BM_NaiveTagStrip);
 BENCHMARK(BM_HtmlToText);
+BENCHMARK(BM_ExtractMainText);
 BENCHMARK(BM_HtmlTextStream4K);
 BENCHMARK(BM_DecodeUtf8);
 BENCHMARK(BM_DecodeGb18030);
@@ -209,6 +255,25 @@ int main(int argc, char** argv) {
     std::printf("corpus: %zu documents; %.1f MB of HTML pages, %.1f MB UTF-8 text, %.1f MB GB18030 text\n", docs.size(),
                 static_cast<double>(g_page_bytes) / 1e6, static_cast<double>(g_utf8_bytes) / 1e6,
                 static_cast<double>(g_gb_bytes) / 1e6);
+#if defined(SEMFP_BENCH_HAVE_JSON)
+    if (const char* kit = std::getenv("SEMFP_KIT_DOCS")) {
+        std::ifstream in(kit);
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.find("\"format\": \"html\"") == std::string::npos && line.find("\"format\":\"html\"") == std::string::npos)
+                continue;
+            const auto j = nlohmann::json::parse(line, nullptr, false);
+            if (j.is_discarded() || !j.contains("text") || !j["text"].is_string()) continue;
+            g_kit_pages.push_back(j["text"].get<std::string>());
+            g_kit_bytes += g_kit_pages.back().size();
+        }
+        std::printf("kit: %zu web pages, %.1f MB\n", g_kit_pages.size(), static_cast<double>(g_kit_bytes) / 1e6);
+        if (!g_kit_pages.empty()) {
+            benchmark::RegisterBenchmark("BM_KitHtmlToText", BM_KitHtmlToText);
+            benchmark::RegisterBenchmark("BM_KitExtractMainText", BM_KitExtractMainText);
+        }
+    }
+#endif
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -4,7 +4,7 @@
 // pipelines can be compared in one run).
 //
 //   semfp_quality PAIRS.jsonl [--docs DOCS.jsonl] [--out REPORT.md] [--fig2 FIG2.dat]
-//                 [--explore] [--threads N]
+//                 [--explore] [--threads N] [--html-text main|all]
 //   semfp_quality PAIRS.jsonl --tsv OUT.tsv --method SPEC     (id<TAB>hex for score.py --tsv)
 //
 // A method SPEC is `simhash:tok=bigram-stop,hash=mixed-murmur3,bits=64,fold=1,tf=raw` (any subset;
@@ -12,11 +12,13 @@
 // Tokenizers: unigram, bigram, trigram, fmm (maximum matching over the embedded dictionary),
 // each optionally with `-stop` (bundled stopword list). Hashes: sdbm, mixed-sdbm, fnv1a,
 // mixed-fnv1a, murmur3, mixed-murmur3. Documents with "format": "html" go through
-// semfp::html_to_text first.
+// semfp::extract_main_text first (their article text), or semfp::html_to_text (all visible
+// text) with --html-text all.
 #include <semfp/baseline/minhash.hpp>
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/dict/embedded.hpp>
 #include <semfp/simhash.hpp>
+#include <semfp/text/article.hpp>
 #include <semfp/text/html.hpp>
 #include <semfp/text/segmenter.hpp>
 
@@ -73,6 +75,8 @@ const std::vector<std::string> rate_kinds = {"add", "delete", "subst"};
 const std::vector<int> rates = {1, 2, 5, 10, 15, 20};
 const std::vector<std::string> other_kinds = {"reorder", "s2t", "s2twp", "boilerplate", "twin_tw", "natural"};
 
+bool g_html_all = false;  // --html-text all: HTML documents give all visible text, not the article
+
 dataset load(const std::string& pairs_path, const std::string& docs_path) {
     dataset d;
     std::unordered_map<std::string, std::uint32_t> index;
@@ -85,7 +89,7 @@ dataset load(const std::string& pairs_path, const std::string& docs_path) {
             const auto j = nlohmann::json::parse(line);
             std::string text = j.at("text").get<std::string>();
             if (j.contains("format") && j["format"] == "html") {
-                text = semfp::html_to_text(text);
+                text = g_html_all ? semfp::html_to_text(text) : semfp::extract_main_text(text);
                 ++d.html_docs;
             }
             index.emplace(j.at("id").get<std::string>(), static_cast<std::uint32_t>(d.ids.size()));
@@ -459,9 +463,13 @@ int main(int argc, char** argv) {
         else if (a == "--also") extra_methods.push_back(next());
         else if (a == "--explore") explore = true;
         else if (a == "--threads") g_threads = static_cast<unsigned>(std::stoul(next()));
-        else if (a == "--help" || a == "-h") {
+        else if (a == "--html-text") {
+            const std::string v = next();
+            if (v != "main" && v != "all") die("--html-text takes main or all");
+            g_html_all = v == "all";
+        } else if (a == "--help" || a == "-h") {
             std::puts("usage: semfp_quality PAIRS.jsonl [--docs DOCS.jsonl] [--out REPORT.md] [--fig2 FIG2.dat]\n"
-                      "                     [--explore] [--also SPEC]... [--threads N]\n"
+                      "                     [--explore] [--also SPEC]... [--threads N] [--html-text main|all]\n"
                       "       semfp_quality PAIRS.jsonl --tsv OUT.tsv --method SPEC");
             return 0;
         } else if (!a.empty() && a[0] == '-') die("unknown option " + a);
