@@ -8,6 +8,8 @@
 #include <semfp/error.hpp>
 #include <semfp/version.hpp>
 
+#include <semfp/core/classic_hash.hpp>
+#include <semfp/core/digest.hpp>
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/hash.hpp>
@@ -24,12 +26,16 @@
 #include <semfp/text/segmenter.hpp>
 #include <semfp/text/sentences.hpp>
 #include <semfp/text/stopwords.hpp>
+#include <semfp/text/synonyms.hpp>
 #include <semfp/text/tokenizers.hpp>
 #include <semfp/text/utf8.hpp>
 
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+
+#include <semfp/signature/imatch.hpp>
+#include <semfp/signature/keyword.hpp>
 
 #include <semfp/baseline/jaccard_clusterer.hpp>
 #include <semfp/baseline/minhash.hpp>

@@ -3,10 +3,13 @@
 /// Feature weighting for Simhash: term frequency (the paper's), optional sub-linear scaling, and
 /// an inverse-document-frequency table for TF-IDF.
 
+#include <semfp/concepts.hpp>
 #include <semfp/core/hash.hpp>
 #include <semfp/detail/list_lines.hpp>
 #include <semfp/error.hpp>
+#include <semfp/text/normalize.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace semfp {
 inline namespace v0 {
@@ -46,6 +50,31 @@ public:
     /// Sets the IDF of `term` from its document frequency: ln((1 + n_docs) / (1 + df)) + 1.
     void set_from_document_frequency(std::string_view term, std::uint64_t df, std::uint64_t n_docs) {
         set(term, std::log((1.0 + static_cast<double>(n_docs)) / (1.0 + static_cast<double>(df))) + 1.0);
+    }
+
+    /// A table measured on a corpus: every document of `docs` (a range of objects convertible to
+    /// `std::string_view`) is normalized with `opt` and tokenized with `tok`, and each term gets
+    /// ln((1 + N) / (1 + df)) + 1, where df counts the documents containing it; unknown terms get
+    /// the value of df = 0, ln(1 + N) + 1 (the rarest). Use the tokenizer and normalization of the
+    /// pipeline that will look the terms up. O(total tokens x log), memory O(distinct terms).
+    template <class Range, Tokenizer Tok>
+    [[nodiscard]] static IdfTable from_corpus(const Range& docs, const Tok& tok, const normalize_options& opt = {}) {
+        std::unordered_map<std::string, std::uint64_t> df;
+        std::vector<std::string_view> terms;
+        std::string norm;
+        std::uint64_t n_docs = 0;
+        for (const auto& doc : docs) {
+            ++n_docs;
+            normalize_into(std::string_view(doc), norm, opt);
+            terms.clear();
+            tok.tokenize(std::string_view(norm), [&](std::string_view t) { terms.push_back(t); });
+            std::sort(terms.begin(), terms.end());
+            terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+            for (const std::string_view t : terms) ++df[std::string(t)];
+        }
+        IdfTable table(std::log(1.0 + static_cast<double>(n_docs)) + 1.0);
+        for (const auto& [term, count] : df) table.set_from_document_frequency(term, count, n_docs);
+        return table;
     }
 
     /// Reads `term<whitespace>idf` lines (jieba's idf.txt format). A UTF-8 BOM, CRLF, blank and
