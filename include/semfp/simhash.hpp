@@ -13,7 +13,9 @@
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/hash.hpp>
+#include <semfp/core/signature.hpp>
 #include <semfp/core/simhash.hpp>
+#include <semfp/core/sketch.hpp>
 #include <semfp/core/weighting.hpp>
 
 #include <semfp/text/article.hpp>

@@ -132,6 +132,33 @@ public:
         return {m_item_id[centre], is_new, is_new ? 0u : r.distance};
     }
 
+    /// Adds `fp` under `id` with a second stage: a candidate within the threshold (a centre,
+    /// or a member with `match_policy::members`) counts only if `verify(candidate_id)` returns
+    /// true; the nearest verified candidate wins, ties by the earliest, and with no verified
+    /// candidate `fp` starts a cluster. With a `verify` that accepts everything this is `add`.
+    /// `verify` is called in order of (distance, arrival) until it accepts, so at most once per
+    /// candidate. Same exceptions as `add`, plus what `verify` throws (nothing is added then).
+    template <class Verify>
+        requires std::is_invocable_r_v<bool, Verify&, std::uint64_t>
+    cluster_assignment add(const fingerprint_type& fp, std::uint64_t id, Verify&& verify) {
+        m_candidates.clear();
+        m_index.for_each_within(fp.data(), m_options.threshold,
+                                [&](std::uint32_t it, unsigned d) { m_candidates.push_back({d, it}); });
+        std::sort(m_candidates.begin(), m_candidates.end(), [](const nearest_result& a, const nearest_result& b) {
+            return a.distance != b.distance ? a.distance < b.distance : a.item < b.item;
+        });
+        nearest_result r;
+        for (const nearest_result& c : m_candidates) {
+            if (verify(m_item_id[c.item])) {
+                r = c;
+                break;
+            }
+        }
+        const std::uint32_t centre = commit(fp, id, r);
+        const bool is_new = r.distance == none_distance;
+        return {m_item_id[centre], is_new, is_new ? 0u : r.distance};
+    }
+
     /// Adds every fingerprint of `fps` in order, the i-th under id `first_id + i`. Faster
     /// than calling `add` in a loop on random-access ranges (memory is fetched a few items
     /// ahead). Same exceptions as `add`; items added before a failure stay added.
@@ -582,6 +609,7 @@ private:
     // member to the one before it, the oldest back to the centre.
     detail::chunked_array<std::uint32_t> m_item_next;
     std::size_t m_clusters = 0;
+    std::vector<nearest_result> m_candidates;  // scratch of the verified `add`
 };
 
 /// Clusters `fps` (a range of `Fingerprint<Bits>`) in one pass, the i-th under id

@@ -1,0 +1,166 @@
+#pragma once
+/// \file
+/// `Signature<Bits>` (fingerprint + MinHash sketch), the `SignatureFingerprinter` that makes
+/// both in one pass, and the two-stage rule that decides near-duplicates with them.
+///
+/// Why two stages. Simhash alone must stop at the distance where the first distinct pair
+/// appears (`recommended_distance`), which leaves heavily edited copies out. Two stages let the
+/// fingerprint search a generous radius (`two_stage_rule::radius`, answered exactly by
+/// `HammingIndex`) and let the sketch, an estimate of the Jaccard similarity of the same
+/// features, decide (`two_stage_rule::min_similarity`). Both come from one normalization and
+/// one tokenization: the sketch hashes the tokens the Simhash votes with.
+///
+/// Short texts. A text with fewer than `two_stage_rule::short_features` tokens (about 30: a
+/// title, a line of verse) moves too few Simhash votes for its distance to mean much, and its
+/// sketch bins are mostly borrowed (densified). For such pairs the rule asks for
+/// `short_similarity`, stricter than `min_similarity`, within the same radius; texts without any
+/// token match only each other's empty fingerprint. The values of `two_stage_rule{}` are chosen
+/// on a tuning half of the evaluation pairs and confirmed on the other half
+/// (bench/two_stage_quality.cpp, bench/results/two_stage.md).
+
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/simhash.hpp>
+#include <semfp/core/sketch.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace semfp {
+inline namespace v0 {
+
+/// A fingerprint and the sketch of the same features. A regular value type.
+template <std::size_t Bits>
+struct Signature {
+    static constexpr std::size_t bits = Bits;
+    Fingerprint<Bits> fingerprint{};
+    MinHashSketch sketch{};
+
+    friend constexpr bool operator==(const Signature&, const Signature&) noexcept = default;
+};
+
+/// The two-stage near-duplicate rule: within `radius` bits, and an estimated Jaccard
+/// similarity of at least `min_similarity` (`short_similarity` when either text has fewer than
+/// `short_features` tokens).
+struct two_stage_rule {
+    /// Hamming radius of the candidate stage (at most `HammingIndex<Bits>::max_radius`).
+    unsigned radius = 12;
+    /// Smallest estimated Jaccard similarity of a verified pair.
+    double min_similarity = 0.5;
+    /// Texts with fewer tokens than this are short.
+    std::uint32_t short_features = 30;
+    /// Smallest estimated similarity when either text is short.
+    double short_similarity = 0.7;
+
+    /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen).
+    template <std::size_t Bits>
+    [[nodiscard]] static constexpr two_stage_rule recommended() noexcept {
+        two_stage_rule r;
+        r.radius = Bits == 64 ? 12u : 28u;
+        return r;
+    }
+
+    /// True if the sketches pass the second stage (the fingerprints are not looked at).
+    [[nodiscard]] constexpr bool verifies(const MinHashSketch& a, const MinHashSketch& b) const noexcept {
+        if (a.empty() || b.empty()) return a.empty() && b.empty();
+        const bool is_short = a.features() < short_features || b.features() < short_features;
+        return estimated_jaccard(a, b) >= (is_short ? short_similarity : min_similarity);
+    }
+
+    /// True if `a` and `b` are near-duplicates: within `radius` and verified.
+    template <std::size_t Bits>
+    [[nodiscard]] constexpr bool matches(const Signature<Bits>& a, const Signature<Bits>& b) const noexcept {
+        return hamming_distance(a.fingerprint, b.fingerprint) <= radius && verifies(a.sketch, b.sketch);
+    }
+};
+
+/// Makes `Signature<Bits>`s: the fingerprint of a `Fingerprinter<Tok, Hash, Bits>` and the
+/// sketch of the same tokens. With raw term frequency and no IDF table (the defaults) the text
+/// is normalized and tokenized once for both; otherwise the sketch takes a second tokenization.
+/// Const and thread-safe if the tokenizer is.
+template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash, std::size_t Bits = 64>
+class SignatureFingerprinter {
+public:
+    using fingerprinter_type = Fingerprinter<Tok, Hash, Bits>;
+    using signature_type = Signature<Bits>;
+
+    SignatureFingerprinter()
+        requires std::default_initializable<Tok>
+    = default;
+    explicit SignatureFingerprinter(fingerprinter_type fp) : m_fp(std::move(fp)) {}
+
+    /// The signature of `text`, using a per-thread scratch buffer.
+    [[nodiscard]] signature_type operator()(std::string_view text) const {
+        thread_local fingerprint_scratch scratch;
+        return (*this)(text, scratch);
+    }
+
+    /// The signature of `text`, using the caller's scratch buffers.
+    [[nodiscard]] signature_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
+        MinHashSketcher sketcher;
+        const fingerprint_options& o = m_fp.options();
+        if (o.tf == tf_scaling::raw && o.idf == nullptr) {
+            Simhash<Bits, Hash> acc;
+            m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) {
+                acc.add(t, 1);
+                sketcher.add(t);
+            });
+            return {acc.finish(), sketcher.finish()};
+        }
+        signature_type s;
+        s.fingerprint = m_fp(text, scratch);
+        m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add(t); });
+        s.sketch = sketcher.finish();
+        return s;
+    }
+
+    /// The exact Jaccard similarity of the token sets of two texts (what the sketch estimates):
+    /// 1 for two texts without tokens. Allocates; O(n log n).
+    [[nodiscard]] double exact_jaccard(std::string_view a, std::string_view b) const {
+        std::string norm;
+        auto set_of = [&](std::string_view text) {
+            std::vector<std::uint64_t> hs;
+            m_fp.for_each_feature(text, norm, [&](std::string_view t) { hs.push_back(MinHashSketcher::feature_hash(t)); });
+            std::sort(hs.begin(), hs.end());
+            hs.erase(std::unique(hs.begin(), hs.end()), hs.end());
+            return hs;
+        };
+        const auto x = set_of(a);
+        const auto y = set_of(b);
+        if (x.empty() && y.empty()) return 1.0;
+        std::size_t common = 0;
+        for (std::size_t i = 0, j = 0; i < x.size() && j < y.size();) {
+            if (x[i] == y[j]) {
+                ++common;
+                ++i;
+                ++j;
+            } else if (x[i] < y[j]) {
+                ++i;
+            } else {
+                ++j;
+            }
+        }
+        return static_cast<double>(common) / static_cast<double>(x.size() + y.size() - common);
+    }
+
+    /// The underlying fingerprinter.
+    [[nodiscard]] const fingerprinter_type& fingerprinter() const noexcept { return m_fp; }
+
+private:
+    fingerprinter_type m_fp{};
+};
+
+/// The `Bits`-bit signature of `text` with semfp's defaults (the fingerprint equals
+/// `semfp::fingerprint<Bits>(text)`). Thread-safe.
+template <std::size_t Bits = 64>
+[[nodiscard]] Signature<Bits> signature(std::string_view text) {
+    static const SignatureFingerprinter<default_tokenizer, default_hash, Bits> maker{};
+    return maker(text);
+}
+
+}  // namespace v0
+}  // namespace semfp

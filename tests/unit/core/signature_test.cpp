@@ -1,0 +1,64 @@
+#include <semfp/core/signature.hpp>
+
+#include "support/catch.hpp"
+
+#include <cmath>
+#include <string>
+#include <string_view>
+
+namespace {
+
+const std::string base_text =
+    "\u65b0\u534e\u793e\u5317\u4eac\u7535\uff0c\u56fd\u5bb6\u7edf\u8ba1\u5c40\u4eca\u5929\u53d1\u5e03\u6570\u636e"
+    "\u663e\u793a\uff0c\u4eca\u5e74\u524d\u4e09\u5b63\u5ea6\u56fd\u5185\u751f\u4ea7\u603b\u503c\u540c\u6bd4\u589e"
+    "\u957f\u767e\u5206\u4e4b\u4e94\u70b9\u4e8c\uff0c\u7ecf\u6d4e\u8fd0\u884c\u603b\u4f53\u5e73\u7a33\uff0c\u5c31"
+    "\u4e1a\u5f62\u52bf\u57fa\u672c\u7a33\u5b9a\uff0c\u5c45\u6c11\u6d88\u8d39\u4ef7\u683c\u6e29\u548c\u4e0a\u6da8"
+    "\u3002\u4e13\u5bb6\u8ba4\u4e3a\uff0c\u56db\u5b63\u5ea6\u7ecf\u6d4e\u6709\u671b\u7ee7\u7eed\u56de\u5347\u3002";
+
+}  // namespace
+
+TEST_CASE("Signature: the fingerprint equals semfp::fingerprint, the sketch the exact Jaccard", "[core][signature]") {
+    const auto s64 = semfp::signature<64>(base_text);
+    REQUIRE(s64.fingerprint == semfp::fingerprint<64>(base_text));
+    const auto s128 = semfp::signature<128>(base_text);
+    REQUIRE(s128.fingerprint == semfp::fingerprint<128>(base_text));
+    REQUIRE(s64.sketch.features() > 30);
+    REQUIRE(s64.sketch == s128.sketch);  // no Taiwan phrases: the same tokens
+
+    const semfp::SignatureFingerprinter<> maker;
+    std::string edited = base_text;
+    edited.replace(edited.size() / 2, 6, "\u67d0\u67d0");  // one substitution in the middle
+    const double exact = maker.exact_jaccard(base_text, edited);
+    CHECK(exact > 0.8);
+    CHECK(exact < 1.0);
+    const double est = semfp::estimated_jaccard(maker(base_text).sketch, maker(edited).sketch);
+    CHECK(std::abs(est - exact) < 0.15);
+    REQUIRE(maker.exact_jaccard("", "") == 1.0);
+}
+
+TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[core][signature]") {
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    REQUIRE(rule.radius == 12);
+    REQUIRE(semfp::two_stage_rule::recommended<128>().radius == 28);
+    const auto a = semfp::signature(base_text);
+    REQUIRE(rule.matches(a, a));
+    const auto other = semfp::signature(
+        "\u4eca\u5929\u5929\u6c14\u5f88\u597d\uff0c\u6211\u4eec\u4e00\u8d77\u53bb\u516c\u56ed\u6563\u6b65\uff0c"
+        "\u770b\u5230\u8bb8\u591a\u5c0f\u670b\u53cb\u5728\u8349\u5730\u4e0a\u73a9\u800d\u3002");
+    REQUIRE_FALSE(rule.verifies(a.sketch, other.sketch));
+    // Empty texts match only empty texts.
+    const auto empty = semfp::signature("");
+    const auto punct = semfp::signature("\u3002\uff0c!!");
+    REQUIRE(empty.sketch.empty());
+    REQUIRE(rule.matches(empty, punct));
+    REQUIRE_FALSE(rule.verifies(empty.sketch, a.sketch));
+    // A short text needs the stricter similarity.
+    semfp::two_stage_rule strict = rule;
+    strict.short_features = 1000;
+    strict.short_similarity = 1.0;
+    std::string edited = base_text;
+    edited.replace(0, 6, "\u67d0\u67d0");
+    const auto b = semfp::signature(edited);
+    REQUIRE(rule.verifies(a.sketch, b.sketch));
+    REQUIRE_FALSE(strict.verifies(a.sketch, b.sketch));
+}
