@@ -1,0 +1,593 @@
+// The `semfp._semfp` extension module: the tool's engine (examples/semfp, linked as the static
+// library semfp_engine) and the library's index types, bound with pybind11.
+//
+// Why it binds the tool's engine rather than the library's templates directly: the tool decides
+// how a JSON line becomes an id and a text (encodings, NUL bytes, HTML documents, malformed
+// lines), and the Python package promises the very bytes `semfp fingerprint` and `semfp dedup`
+// produce. Linking the same object code is the only way that promise cannot drift.
+//
+// Batch calls collect views of the caller's strings while holding the GIL (a `str` keeps its
+// UTF-8 form cached, a `bytes` object its buffer; both stay alive in the caller's list), then
+// release the GIL for the parallel part; results go to numpy arrays allocated up front.
+#include "engine.hpp"
+#include "input.hpp"
+#include "memory_input.hpp"
+#include "output.hpp"
+#include "workers.hpp"
+
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/error.hpp>
+#include <semfp/index/hamming_index.hpp>
+#include <semfp/index/serialization.hpp>
+#include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/version.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace py = pybind11;
+using namespace semfp::cli;
+
+namespace {
+
+// ---- conversions ------------------------------------------------------------------------------
+
+// UTF-8 view of a str or bytes object (valid while the object lives).
+std::string_view text_view(py::handle h, std::size_t index) {
+    if (PyUnicode_Check(h.ptr())) {
+        Py_ssize_t size = 0;
+        const char* data = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
+        if (data == nullptr) {
+            PyErr_Clear();
+            throw py::value_error("text " + std::to_string(index) +
+                                  " cannot be encoded as UTF-8 (lone surrogate); pass bytes instead");
+        }
+        return {data, static_cast<std::size_t>(size)};
+    }
+    if (PyBytes_Check(h.ptr())) {
+        return {PyBytes_AS_STRING(h.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(h.ptr()))};
+    }
+    throw py::type_error("text " + std::to_string(index) + " is neither str nor bytes");
+}
+
+py::int_ to_int(const fp_value& v, unsigned bits) {
+    py::int_ hi(v.words[0]);
+    if (bits == 64) return hi;
+    py::object shifted = hi.attr("__lshift__")(64);
+    return py::int_(shifted.attr("__or__")(py::int_(v.words[1])));
+}
+
+fp_value from_int(const py::int_& value, unsigned bits) {
+    fp_value v;
+    py::object o = value;
+    if (o.attr("__lt__")(0).cast<bool>() || o.attr("bit_length")().cast<unsigned>() > bits)
+        throw py::value_error("fingerprint does not fit " + std::to_string(bits) + " bits");
+    py::object mask = py::int_(~std::uint64_t{0});
+    if (bits == 64) {
+        v.words[0] = o.cast<std::uint64_t>();
+    } else {
+        v.words[0] = o.attr("__rshift__")(64).cast<std::uint64_t>();
+        v.words[1] = o.attr("__and__")(mask).cast<std::uint64_t>();
+    }
+    return v;
+}
+
+// An array of n fingerprints: (n,) uint64 for 64 bits, (n, 2) for 128 (most significant first).
+py::array_t<std::uint64_t> fp_array(std::size_t n, unsigned bits) {
+    if (bits == 64) return py::array_t<std::uint64_t>({static_cast<py::ssize_t>(n)});
+    return py::array_t<std::uint64_t>({static_cast<py::ssize_t>(n), py::ssize_t{2}});
+}
+
+// Fingerprints from a (n,) or (n, 2) uint64 array, checked against `bits`.
+std::vector<fp_value> fps_from_array(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& a,
+                                     unsigned bits) {
+    const bool ok = bits == 64 ? a.ndim() == 1 : (a.ndim() == 2 && a.shape(1) == 2);
+    if (!ok) throw py::value_error(bits == 64 ? "expected a (n,) uint64 array" : "expected a (n, 2) uint64 array");
+    const std::size_t n = static_cast<std::size_t>(a.shape(0));
+    std::vector<fp_value> out(n);
+    const std::uint64_t* p = a.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        out[i].words[0] = p[bits == 64 ? i : 2 * i];
+        if (bits == 128) out[i].words[1] = p[2 * i + 1];
+    }
+    return out;
+}
+
+void store(std::uint64_t* out, std::size_t i, const fp_value& v, unsigned bits) noexcept {
+    if (bits == 64) {
+        out[i] = v.words[0];
+    } else {
+        out[2 * i] = v.words[0];
+        out[2 * i + 1] = v.words[1];
+    }
+}
+
+input_encoding encoding_of(const std::string& s) {
+    if (s == "auto" || s == "detect") return input_encoding::detect;
+    if (s == "utf-8" || s == "utf8") return input_encoding::utf8;
+    if (s == "gb18030") return input_encoding::gb18030;
+    throw py::value_error("encoding must be 'auto', 'utf-8' or 'gb18030', not '" + s + "'");
+}
+
+html_text_mode html_mode_of(const std::string& s) {
+    if (s == "main") return html_text_mode::main;
+    if (s == "all") return html_text_mode::all;
+    throw py::value_error("html_text must be 'main' or 'all', not '" + s + "'");
+}
+
+// ---- the engine -------------------------------------------------------------------------------
+
+pipeline_options pipeline_of(unsigned bits, const std::string& tokenizer, const std::string& hash, bool raw_hash) {
+    pipeline_options p;
+    if (bits != 64 && bits != 128) throw py::value_error("bits must be 64 or 128");
+    p.bits = bits;
+    if (tokenizer == "default") p.tokenizer = tokenizer_kind::library_default;
+    else if (tokenizer == "bigram") p.tokenizer = tokenizer_kind::bigram;
+    else if (tokenizer == "fmm") p.tokenizer = tokenizer_kind::fmm;
+    else throw py::value_error("tokenizer must be 'default', 'bigram' or 'fmm', not '" + tokenizer + "'");
+    if (hash == "default") p.hash = hash_kind::library_default;
+    else if (hash == "murmur") p.hash = hash_kind::murmur;
+    else if (hash == "fnv") p.hash = hash_kind::fnv;
+    else if (hash == "sdbm") p.hash = hash_kind::sdbm;
+    else throw py::value_error("hash must be 'default', 'murmur', 'fnv' or 'sdbm', not '" + hash + "'");
+    p.raw_hash = raw_hash;
+    return p;
+}
+
+class PyEngine {
+public:
+    PyEngine(unsigned bits, const std::string& tokenizer, const std::string& hash, bool raw_hash)
+        : m_engine(make_engine(pipeline_of(bits, tokenizer, hash, raw_hash))) {}
+
+    [[nodiscard]] unsigned bits() const noexcept { return m_engine->bits(); }
+
+    py::int_ fingerprint(py::handle text) const { return to_int(m_engine->fingerprint(text_view(text, 0)), bits()); }
+
+    py::array_t<std::uint64_t> fingerprint_many(const py::sequence& texts, unsigned threads) const {
+        const std::size_t n = texts.size();
+        std::vector<py::object> keep(n);  // holds the items of a lazy sequence alive
+        std::vector<std::string_view> views(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            keep[i] = texts[i];
+            views[i] = text_view(keep[i], i);
+        }
+        auto out = fp_array(n, bits());
+        std::uint64_t* data = out.mutable_data();
+        {
+            py::gil_scoped_release release;
+            WorkerPool pool(threads);
+            const unsigned b = bits();
+            pool.for_each(n, [&](std::size_t i) { store(data, i, m_engine->fingerprint(views[i]), b); });
+        }
+        return out;
+    }
+
+    // Parses `data` as the tool reads a file of `format` and fingerprints the valid documents.
+    py::tuple fingerprint_jsonl(const py::bytes& data, const std::string& format, const std::string& id_field,
+                                const std::string& text_field, const std::string& encoding,
+                                const std::string& html_text_name, const std::string& source, std::size_t first_line,
+                                bool keep_raw, unsigned threads) const {
+        input_options opt;
+        if (format == "jsonl") opt.format = input_format::jsonl;
+        else if (format == "lines") opt.format = input_format::lines;
+        else throw py::value_error("format must be 'jsonl' or 'lines'");
+        if (first_line == 0) throw py::value_error("first_line is 1-based");
+        opt.id_field = id_field;
+        opt.text_field = text_field;
+        opt.encoding = encoding_of(encoding);
+        opt.html_text = html_mode_of(html_text_name);
+        const std::string_view bytes(PyBytes_AS_STRING(data.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(data.ptr())));
+        const std::string name = source;
+        std::vector<Document> docs;
+        std::vector<fp_value> fps;
+        std::size_t n = 0;
+        {
+            py::gil_scoped_release release;
+            n = split_line_documents(bytes, opt.format, name, first_line, docs);
+            fps.resize(n);
+            WorkerPool pool(threads);
+            pool.for_each(n, [&](std::size_t i) {
+                Document& d = docs[i];
+                finish_document(d, opt, keep_raw);
+                if (!d.valid) return;
+                fps[i] = m_engine->fingerprint(d.html ? html_text(d.text, opt.html_text) : d.text);
+            });
+        }
+        std::size_t valid = 0;
+        for (const auto& d : docs) valid += d.valid ? 1 : 0;
+        auto out = fp_array(valid, bits());
+        py::array_t<std::uint64_t> lines({static_cast<py::ssize_t>(valid)});
+        py::list ids, problems, raws;
+        std::uint64_t* o = out.mutable_data();
+        std::uint64_t* l = lines.mutable_data();
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Document& d = docs[i];
+            for (const auto& p : d.problems) problems.append(py::make_tuple(p.line, p.message));
+            if (!d.valid) continue;
+            store(o, k, fps[i], bits());
+            l[k] = d.line;
+            ids.append(py::bytes(d.id));
+            if (keep_raw) raws.append(py::bytes(keep_line(d)));
+            ++k;
+        }
+        return py::make_tuple(out, ids, lines, problems, keep_raw ? py::object(raws) : py::object(py::none()));
+    }
+
+    [[nodiscard]] std::string describe() const { return m_engine->describe(); }
+
+private:
+    // The line `semfp dedup --keep` writes for a document.
+    static std::string keep_line(const Document& d) {
+        if (!d.raw.empty()) return d.raw;
+        std::string kb = "{\"id\":";
+        append_json_string(kb, d.id);
+        kb += ",\"text\":";
+        append_json_string(kb, d.text);
+        if (d.html) kb += ",\"format\":\"html\"";
+        kb += '}';
+        return kb;
+    }
+
+    std::unique_ptr<Engine> m_engine;
+};
+
+// ---- index types ------------------------------------------------------------------------------
+
+// The stamp written before a library blob: magic, digest length, digest.
+constexpr std::string_view stamp_magic = "SEMFPPY1";
+
+void write_stamp(std::ostream& os, const std::string& digest) {
+    os.write(stamp_magic.data(), static_cast<std::streamsize>(stamp_magic.size()));
+    const char len = static_cast<char>(digest.size());
+    os.write(&len, 1);
+    os.write(digest.data(), static_cast<std::streamsize>(digest.size()));
+}
+
+void check_stamp(std::istream& is, const std::string& digest) {
+    char magic[8] = {};
+    char len = 0;
+    is.read(magic, 8);
+    is.read(&len, 1);
+    if (!is || std::string_view(magic, 8) != stamp_magic)
+        semfp::detail::throw_format_error("semfp: not a file saved by the semfp Python package", 0);
+    std::string got(static_cast<unsigned char>(len), '\0');
+    is.read(got.data(), static_cast<std::streamsize>(got.size()));
+    if (!is) semfp::detail::throw_format_error("semfp: truncated options stamp", 9);
+    if (got != digest)
+        throw semfp::invalid_argument_error("semfp: the file was made with other options or another semfp version "
+                                            "(options digest " + got + ", expected " + digest + ")");
+}
+
+template <class T>
+py::bytes to_bytes(const T& obj, const std::string& digest) {
+    std::ostringstream os(std::ios::binary);
+    write_stamp(os, digest);
+    obj.save(os);
+    return py::bytes(os.str());
+}
+
+template <class T>
+void from_bytes(T& obj, const py::bytes& data, const std::string& digest) {
+    std::istringstream is(std::string(data), std::ios::binary);
+    check_stamp(is, digest);
+    obj.load(is);
+}
+
+template <class T>
+void save_path(const T& obj, const std::string& path, const std::string& digest) {
+    semfp::detail::save_file_atomically(path, [&](std::ostream& os) {
+        write_stamp(os, digest);
+        obj.save(os);
+    });
+}
+
+template <class T>
+void load_path(T& obj, const std::string& path, const std::string& digest) {
+    T fresh = obj;
+    semfp::detail::load_file(path, [&](std::istream& is) {
+        check_stamp(is, digest);
+        fresh.load(is);
+    });
+    obj.swap(fresh);
+}
+
+class PyClusterer {
+public:
+    PyClusterer(unsigned bits, unsigned threshold, bool members, std::string digest) : m_digest(std::move(digest)) {
+        semfp::cluster_options o;
+        o.threshold = threshold;
+        o.match = members ? semfp::match_policy::members : semfp::match_policy::centres;
+        if (bits == 64) m_impl.emplace<semfp::SinglePassClusterer<64>>(o);
+        else if (bits == 128) m_impl.emplace<semfp::SinglePassClusterer<128>>(o);
+        else throw py::value_error("bits must be 64 or 128");
+    }
+    [[nodiscard]] unsigned bits() const noexcept { return m_impl.index() == 0 ? 64u : 128u; }
+    [[nodiscard]] std::size_t size() const noexcept {
+        return std::visit([](const auto& c) { return c.size(); }, m_impl);
+    }
+    [[nodiscard]] std::size_t cluster_count() const noexcept {
+        return std::visit([](const auto& c) { return c.cluster_count(); }, m_impl);
+    }
+
+    // Adds fingerprints in order with ids; returns (centre ids, is_new, distances).
+    py::tuple add_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps,
+                       const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) {
+        const auto v = fps_from_array(fps, bits());
+        if (ids.ndim() != 1 || static_cast<std::size_t>(ids.shape(0)) != v.size())
+            throw py::value_error("ids must be a (n,) array as long as fps");
+        const std::size_t n = v.size();
+        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
+        py::array_t<bool> is_new({static_cast<py::ssize_t>(n)});
+        py::array_t<std::uint32_t> dist({static_cast<py::ssize_t>(n)});
+        const std::uint64_t* id = ids.data();
+        std::uint64_t* c = centre.mutable_data();
+        bool* nw = is_new.mutable_data();
+        std::uint32_t* d = dist.mutable_data();
+        {
+            py::gil_scoped_release release;
+            std::visit(
+                [&](auto& cl) {
+                    using C = std::decay_t<decltype(cl)>;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        typename C::fingerprint_type fp;
+                        if constexpr (C::fingerprint_type::bits == 64) fp = typename C::fingerprint_type(v[i].words[0]);
+                        else fp = typename C::fingerprint_type(v[i].words);
+                        const auto r = cl.add(fp, id[i]);
+                        c[i] = r.cluster;
+                        nw[i] = r.is_new;
+                        d[i] = r.distance;
+                    }
+                },
+                m_impl);
+        }
+        return py::make_tuple(centre, is_new, dist);
+    }
+
+    // Cluster (centre id) of every id, or -1 where unknown... as a uint64 array with a mask.
+    py::tuple query_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) const {
+        const std::size_t n = static_cast<std::size_t>(ids.size());
+        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
+        py::array_t<bool> found({static_cast<py::ssize_t>(n)});
+        const std::uint64_t* id = ids.data();
+        std::uint64_t* c = centre.mutable_data();
+        bool* f = found.mutable_data();
+        std::visit(
+            [&](const auto& cl) {
+                for (std::size_t i = 0; i < n; ++i) {
+                    const auto r = cl.cluster_of(id[i]);
+                    f[i] = r.has_value();
+                    c[i] = r.value_or(0);
+                }
+            },
+            m_impl);
+        return py::make_tuple(centre, found);
+    }
+
+    [[nodiscard]] const std::string& digest() const noexcept { return m_digest; }
+    py::bytes state() const {
+        return std::visit([&](const auto& c) { return to_bytes(c, m_digest); }, m_impl);
+    }
+    void set_state(const py::bytes& b) {
+        std::visit([&](auto& c) { from_bytes(c, b, m_digest); }, m_impl);
+    }
+    void save(const std::string& path) const {
+        std::visit([&](const auto& c) { save_path(c, path, m_digest); }, m_impl);
+    }
+    void load(const std::string& path) {
+        std::visit([&](auto& c) { load_path(c, path, m_digest); }, m_impl);
+    }
+
+private:
+    std::variant<semfp::SinglePassClusterer<64>, semfp::SinglePassClusterer<128>> m_impl{
+        std::in_place_index<0>, semfp::cluster_options{}};
+    std::string m_digest;
+};
+
+class PyIndex {
+public:
+    PyIndex(unsigned bits, unsigned max_k, std::string digest) : m_digest(std::move(digest)) {
+        if (bits == 64) m_impl.emplace<semfp::HammingIndex<64>>(max_k);
+        else if (bits == 128) m_impl.emplace<semfp::HammingIndex<128>>(max_k);
+        else throw py::value_error("bits must be 64 or 128");
+    }
+    [[nodiscard]] unsigned bits() const noexcept { return m_impl.index() == 0 ? 64u : 128u; }
+    [[nodiscard]] std::size_t size() const noexcept {
+        return std::visit([](const auto& c) { return c.size(); }, m_impl);
+    }
+    [[nodiscard]] unsigned max_k() const noexcept {
+        return std::visit([](const auto& c) { return c.max_k(); }, m_impl);
+    }
+
+    void add_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps,
+                  const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) {
+        const auto v = fps_from_array(fps, bits());
+        if (ids.ndim() != 1 || static_cast<std::size_t>(ids.shape(0)) != v.size())
+            throw py::value_error("ids must be a (n,) array as long as fps");
+        const std::uint64_t* id = ids.data();
+        py::gil_scoped_release release;
+        std::visit(
+            [&](auto& ix) {
+                using I = std::decay_t<decltype(ix)>;
+                for (std::size_t i = 0; i < v.size(); ++i) ix.insert(make_fp<typename I::fingerprint_type>(v[i]), id[i]);
+            },
+            m_impl);
+    }
+
+    // For every query, the (query row, id, distance) of each indexed fingerprint within k.
+    py::tuple query_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps, unsigned k) const {
+        const auto v = fps_from_array(fps, bits());
+        if (k > max_k()) throw py::value_error("k exceeds the index's max_k");
+        std::vector<std::uint64_t> rows, ids;
+        std::vector<std::uint32_t> dists;
+        {
+            py::gil_scoped_release release;
+            std::visit(
+                [&](const auto& ix) {
+                    using I = std::decay_t<decltype(ix)>;
+                    for (std::size_t i = 0; i < v.size(); ++i) {
+                        for (const auto& m : ix.query(make_fp<typename I::fingerprint_type>(v[i]), k)) {
+                            rows.push_back(i);
+                            ids.push_back(m.id);
+                            dists.push_back(m.distance);
+                        }
+                    }
+                },
+                m_impl);
+        }
+        return py::make_tuple(py::array_t<std::uint64_t>(static_cast<py::ssize_t>(rows.size()), rows.data()),
+                              py::array_t<std::uint64_t>(static_cast<py::ssize_t>(ids.size()), ids.data()),
+                              py::array_t<std::uint32_t>(static_cast<py::ssize_t>(dists.size()), dists.data()));
+    }
+
+    [[nodiscard]] const std::string& digest() const noexcept { return m_digest; }
+    py::bytes state() const {
+        return std::visit([&](const auto& c) { return to_bytes(c, m_digest); }, m_impl);
+    }
+    void set_state(const py::bytes& b) {
+        std::visit([&](auto& c) { from_bytes(c, b, m_digest); }, m_impl);
+    }
+    void save(const std::string& path) const {
+        std::visit([&](const auto& c) { save_path(c, path, m_digest); }, m_impl);
+    }
+    void load(const std::string& path) {
+        std::visit([&](auto& c) { load_path(c, path, m_digest); }, m_impl);
+    }
+
+private:
+    template <class F>
+    static F make_fp(const fp_value& v) {
+        if constexpr (F::bits == 64) return F(v.words[0]);
+        else return F(v.words);
+    }
+
+    std::variant<semfp::HammingIndex<64>, semfp::HammingIndex<128>> m_impl{std::in_place_index<0>, 5u};
+    std::string m_digest;
+};
+
+// ---- helpers of the distributed pipeline ------------------------------------------------------
+
+// Labels of the connected components of the graph on n nodes with edges (a[i], b[i]): the
+// smallest node of each component.
+py::array_t<std::uint64_t> connected_components(std::uint64_t n,
+                                                const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& a,
+                                                const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& b) {
+    if (a.size() != b.size()) throw py::value_error("edge arrays differ in length");
+    py::array_t<std::uint64_t> label({static_cast<py::ssize_t>(n)});
+    std::uint64_t* p = label.mutable_data();
+    const std::uint64_t* ea = a.data();
+    const std::uint64_t* eb = b.data();
+    const std::size_t m = static_cast<std::size_t>(a.size());
+    for (std::size_t i = 0; i < m; ++i)
+        if (ea[i] >= n || eb[i] >= n) throw py::value_error("edge node out of range");
+    py::gil_scoped_release release;
+    std::iota(p, p + n, std::uint64_t{0});
+    auto find = [p](std::uint64_t x) {
+        while (p[x] != x) {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        return x;
+    };
+    for (std::size_t i = 0; i < m; ++i) {
+        const std::uint64_t x = find(ea[i]), y = find(eb[i]);
+        if (x < y) p[y] = x;
+        else if (y < x) p[x] = y;
+    }
+    for (std::uint64_t i = 0; i < n; ++i) p[i] = find(i);  // roots are the smallest members
+    return label;
+}
+
+// The lines `semfp dedup` writes (JSON Lines, simhash) for documents with the given ids,
+// cluster numbers, centre ids and Hamming distances.
+py::bytes format_dedup(const py::list& ids, const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& numbers,
+                       const py::list& centre_ids,
+                       const py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>& distances) {
+    const std::size_t n = ids.size();
+    if (static_cast<std::size_t>(numbers.size()) != n || centre_ids.size() != n || static_cast<std::size_t>(distances.size()) != n)
+        throw py::value_error("arrays differ in length");
+    std::string out;
+    const std::uint64_t* num = numbers.data();
+    const std::uint32_t* dist = distances.data();
+    for (std::size_t i = 0; i < n; ++i) {
+        out += "{\"id\":";
+        append_json_string(out, ids[i].cast<std::string>());
+        out += ",\"cluster\":";
+        out += std::to_string(num[i]);
+        out += ",\"centre\":";
+        append_json_string(out, centre_ids[i].cast<std::string>());
+        out += ",\"distance\":";
+        out += std::to_string(dist[i]);
+        out += "}\n";
+    }
+    return py::bytes(out);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_semfp, m) {
+    m.doc() = "Native part of the semfp package (the semfp tool's engine and the library's index types).";
+    m.attr("version") = std::to_string(semfp::version_major) + "." + std::to_string(semfp::version_minor) + "." +
+                        std::to_string(semfp::version_patch);
+    m.attr("recommended_distance_64") = semfp::recommended_distance<64>;
+    m.attr("recommended_distance_128") = semfp::recommended_distance<128>;
+    m.attr("max_threshold_64") = semfp::SinglePassClusterer<64>::max_threshold;
+    m.attr("max_threshold_128") = semfp::SinglePassClusterer<128>::max_threshold;
+
+    py::register_exception<semfp::error>(m, "Error", PyExc_ValueError);
+
+    py::class_<PyEngine>(m, "Engine")
+        .def(py::init<unsigned, const std::string&, const std::string&, bool>())
+        .def_property_readonly("bits", &PyEngine::bits)
+        .def("describe", &PyEngine::describe)
+        .def("fingerprint", &PyEngine::fingerprint)
+        .def("fingerprint_many", &PyEngine::fingerprint_many, py::arg("texts"), py::arg("threads") = 0)
+        .def("fingerprint_jsonl", &PyEngine::fingerprint_jsonl, py::arg("data"), py::arg("format") = "jsonl",
+             py::arg("id_field") = "id", py::arg("text_field") = "text", py::arg("encoding") = "auto",
+             py::arg("html_text") = "main", py::arg("source") = "<bytes>", py::arg("first_line") = 1,
+             py::arg("keep_raw") = false, py::arg("threads") = 0);
+
+    py::class_<PyClusterer>(m, "Clusterer")
+        .def(py::init<unsigned, unsigned, bool, std::string>())
+        .def_property_readonly("bits", &PyClusterer::bits)
+        .def_property_readonly("digest", &PyClusterer::digest)
+        .def("__len__", &PyClusterer::size)
+        .def("cluster_count", &PyClusterer::cluster_count)
+        .def("add_many", &PyClusterer::add_many)
+        .def("query_many", &PyClusterer::query_many)
+        .def("state", &PyClusterer::state)
+        .def("set_state", &PyClusterer::set_state)
+        .def("save", &PyClusterer::save)
+        .def("load", &PyClusterer::load);
+
+    py::class_<PyIndex>(m, "Index")
+        .def(py::init<unsigned, unsigned, std::string>())
+        .def_property_readonly("bits", &PyIndex::bits)
+        .def_property_readonly("max_k", &PyIndex::max_k)
+        .def_property_readonly("digest", &PyIndex::digest)
+        .def("__len__", &PyIndex::size)
+        .def("add_many", &PyIndex::add_many)
+        .def("query_many", &PyIndex::query_many)
+        .def("state", &PyIndex::state)
+        .def("set_state", &PyIndex::set_state)
+        .def("save", &PyIndex::save)
+        .def("load", &PyIndex::load);
+
+    m.def("connected_components", &connected_components);
+    m.def("format_dedup", &format_dedup);
+    m.def("fingerprint_from_int", [](const py::int_& v, unsigned bits) {
+        const fp_value f = from_int(v, bits);
+        return py::make_tuple(f.words[0], f.words[1]);
+    });
+}
