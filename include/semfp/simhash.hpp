@@ -32,9 +32,13 @@
 #include <semfp/text/tokenizers.hpp>
 #include <semfp/text/utf8.hpp>
 
+#include <semfp/index/bloom_filter.hpp>
+#include <semfp/index/fingerprint_set.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+
+#include <semfp/image/colour_layout.hpp>
 
 #include <semfp/signature/imatch.hpp>
 #include <semfp/signature/keyword.hpp>
