@@ -1,0 +1,418 @@
+"""Distributed near-duplicate detection on Dask whose output equals ``semfp dedup``.
+
+``semfp.dask.dedup(inputs, out_dir)`` writes ``out_dir/part-NNNNN.jsonl`` (one file per input
+block, in input order); their concatenation is byte for byte what ``semfp dedup --out`` writes
+for the same inputs and options, and ``keep-NNNNN.jsonl`` concatenate to ``semfp dedup --keep``.
+
+Why the result equals one single-machine pass
+---------------------------------------------
+Single-Pass clustering decides a document by the earlier documents within the Hamming radius
+(centres, or members with ``match_members``). All of them lie in the document's connected
+component of the within-radius graph, so replaying the clusterer on each component in input
+order gives every document the decision of the global pass; components never interact, so one
+clusterer may replay many components interleaved. Clusters are then numbered by the input
+position of their centres, as the tool numbers them.
+
+Stages (each a set of Dask tasks; the client keeps only per-document integer arrays)
+1. Enumerate the inputs in the tool's order and cut them at line boundaries into blocks.
+2. Fingerprint blocks on the workers with the tool's reader (``fp-NNNNN.npz`` in the work
+   directory, stamped with the options digest: a rerun skips every finished block).
+3. Candidate pairs by a shuffle on exact block keys: the fingerprint is cut into radius + 1
+   bit ranges; two fingerprints within the radius agree exactly on one of them (pigeonhole),
+   so they meet in the partition of that key. Each partition collapses identical fingerprints
+   and verifies candidates exactly with a HammingIndex.
+4. Connected components of the verified edges (union-find).
+5. Replay SinglePassClusterer per group of components, in input order.
+6. Write the part files (and keep files), each atomically.
+
+``link="components"`` skips the replay: every component is one cluster whose centre is its first
+document in input order (plain connected components at the radius, single linkage).
+
+Command line: ``python3 -m semfp.dask INPUT... --out DIR [--scheduler tcp://host:8786]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import Options, _engine_of, _semfp
+
+__all__ = ["Block", "dedup", "main"]
+
+_MIX1 = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """A byte range of one input file that starts and ends at line boundaries."""
+
+    index: int
+    path: str
+    start: int
+    end: int
+    first_line: int
+    format: str
+
+
+# ---- stage 1: enumerate and cut -----------------------------------------------------------------
+
+def _format_of(path: str) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    return "jsonl" if ext in (".jsonl", ".json", ".ndjson") else "lines"
+
+
+def _cut(paths: Sequence[str], block_bytes: int, forced_format: str | None) -> list[Block]:
+    blocks: list[Block] = []
+    for path in paths:
+        if path == "-" or os.path.isdir(path):
+            raise ValueError(f"semfp.dask reads JSON Lines and line files, not {path!r}")
+        fmt = forced_format or _format_of(path)
+        if fmt not in ("jsonl", "lines"):
+            raise ValueError(f"semfp.dask reads JSON Lines and line files, not format {fmt!r}")
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            start, line = 0, 1
+            while start < size:
+                f.seek(start)
+                end = min(start + block_bytes, size)
+                if end < size:
+                    f.seek(end)
+                    rest = b""
+                    while True:  # extend to the next line break
+                        chunk = f.read(1 << 16)
+                        if not chunk:
+                            end = size
+                            break
+                        nl = chunk.find(b"\n")
+                        if nl >= 0:
+                            end += len(rest) + nl + 1
+                            break
+                        rest += chunk
+                f.seek(start)
+                data = f.read(end - start)
+                blocks.append(Block(len(blocks), path, start, end, line, fmt))
+                line += data.count(b"\n")
+                start = end
+    return blocks
+
+
+# ---- stage 2: fingerprint blocks -------------------------------------------------------------------
+
+def _fp_path(work_dir: str, block: Block) -> str:
+    return os.path.join(work_dir, f"fp-{block.index:05d}.npz")
+
+
+def _block_signature(block: Block) -> str:
+    st = os.stat(block.path)
+    return json.dumps([os.path.abspath(block.path), block.start, block.end, block.first_line, block.format,
+                       st.st_size, st.st_mtime_ns])
+
+
+def _read_block(block: Block) -> bytes:
+    with open(block.path, "rb") as f:
+        f.seek(block.start)
+        return f.read(block.end - block.start)
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    d = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=d)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _load_fp(work_dir: str, block: Block, digest: str) -> dict[str, Any] | None:
+    path = _fp_path(work_dir, block)
+    try:
+        with np.load(path) as z:
+            if str(z["digest"]) != digest or str(z["signature"]) != _block_signature(block):
+                return None
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _fingerprint_block(block: Block, options: Options, work_dir: str) -> tuple[int, int, bool]:
+    """Fingerprints one block (or reuses its finished file); returns (documents, problems, reused)."""
+    done = _load_fp(work_dir, block, options.digest)
+    if done is not None:
+        return int(done["fps"].shape[0]), int(done["problems"]), True
+    fps, ids, lines, problems, _ = _engine_of(options).fingerprint_jsonl(
+        _read_block(block), block.format, options.id_field, options.text_field, options.encoding,
+        options.html_text, block.path, block.first_line, False, 1)
+    offsets = np.zeros(len(ids) + 1, dtype=np.uint64)
+    if ids:
+        offsets[1:] = np.cumsum([len(i) for i in ids], dtype=np.uint64)
+    buf = io.BytesIO()
+    np.savez(buf, fps=fps, lines=lines, id_bytes=np.frombuffer(b"".join(ids), dtype=np.uint8),
+             id_offsets=offsets, problems=np.int64(len(problems)), digest=np.str_(options.digest),
+             signature=np.str_(_block_signature(block)))
+    _atomic_write(_fp_path(work_dir, block), buf.getvalue())
+    return int(fps.shape[0]), len(problems), False
+
+
+def _ids_of(z: dict[str, Any]) -> list[bytes]:
+    raw = z["id_bytes"].tobytes()
+    off = z["id_offsets"]
+    return [raw[int(off[i]):int(off[i + 1])] for i in range(len(off) - 1)]
+
+
+def _all_fps(blocks: Sequence[Block], options: Options, work_dir: str) -> np.ndarray:
+    parts = []
+    for b in blocks:
+        z = _load_fp(work_dir, b, options.digest)
+        if z is None:
+            raise RuntimeError(f"fingerprints of block {b.index} are missing or stale")
+        parts.append(z["fps"])
+    shape = (0,) if options.bits == 64 else (0, 2)
+    return np.concatenate(parts) if parts else np.zeros(shape, dtype=np.uint64)
+
+
+# ---- stage 3: candidates by exact block keys ------------------------------------------------------
+
+def _key_ranges(bits: int, radius: int) -> list[tuple[int, int]]:
+    """radius + 1 contiguous bit ranges [lo, hi) covering the fingerprint (bit 0 least significant)."""
+    n = radius + 1
+    edges = [bits * i // n for i in range(n + 1)]
+    return [(edges[i], edges[i + 1]) for i in range(n)]
+
+
+def _range_values(fps: np.ndarray, bits: int, lo: int, hi: int) -> np.ndarray:
+    width = hi - lo
+    mask = np.uint64((1 << width) - 1) if width < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+    if bits == 64:
+        return (fps >> np.uint64(lo)) & mask
+    low, high = fps[:, 1], fps[:, 0]  # words: most significant first
+    if hi <= 64:
+        return (low >> np.uint64(lo)) & mask
+    if lo >= 64:
+        return (high >> np.uint64(lo - 64)) & mask
+    below = 64 - lo  # bits taken from the low word
+    return ((low >> np.uint64(lo)) | (high << np.uint64(below))) & mask
+
+
+def _partitions_of(fps: np.ndarray, bits: int, radius: int, count: int) -> np.ndarray:
+    """(n, radius + 1) partition numbers of the keys of every fingerprint (platform-independent)."""
+    cols = []
+    with np.errstate(over="ignore"):
+        for j, (lo, hi) in enumerate(_key_ranges(bits, radius)):
+            h = _range_values(fps, bits, lo, hi) * _MIX1 + np.uint64(j + 1) * _MIX2
+            h ^= h >> np.uint64(31)
+            h *= _MIX1
+            h ^= h >> np.uint64(29)
+            cols.append(h % np.uint64(count))
+    return np.stack(cols, axis=1) if cols else np.zeros((fps.shape[0], 0), dtype=np.uint64)
+
+
+def _candidates(part: int, count: int, blocks: Sequence[Block], options: Options, work_dir: str
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Verified within-radius edges (global ordinals) among the documents of partition ``part``."""
+    fps = _all_fps(blocks, options, work_dir)
+    bits, radius = options.bits, options.radius
+    keys = _partitions_of(fps, bits, radius, count)
+    mine = np.nonzero((keys == np.uint64(part)).any(axis=1))[0].astype(np.uint64)
+    if mine.size == 0:
+        return np.zeros(0, np.uint64), np.zeros(0, np.uint64)
+    sel = fps[mine.astype(np.int64)]
+    # Identical fingerprints first: each joins its first occurrence; only distinct ones are searched.
+    uniq, first, inverse = np.unique(sel, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    rep = mine[first]
+    dup_a, dup_b = mine, rep[inverse]
+    index = _semfp.Index(bits, radius, options.digest)
+    index.add_many(np.ascontiguousarray(uniq), np.arange(uniq.shape[0], dtype=np.uint64))
+    rows, ids, _ = index.query_many(np.ascontiguousarray(uniq), radius)
+    keep = rows < ids
+    a = np.concatenate([dup_a, rep[rows[keep].astype(np.int64)]])
+    b = np.concatenate([dup_b, rep[ids[keep].astype(np.int64)]])
+    diff = a != b
+    return a[diff], b[diff]
+
+
+# ---- stage 5: replay -------------------------------------------------------------------------------
+
+def _replay(ordinals: np.ndarray, blocks: Sequence[Block], options: Options, work_dir: str
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    fps = _all_fps(blocks, options, work_dir)
+    sel = np.ascontiguousarray(fps[ordinals.astype(np.int64)])
+    clusterer = _semfp.Clusterer(options.bits, options.radius, options.match_members, options.digest)
+    centre, _, dist = clusterer.add_many(sel, np.ascontiguousarray(ordinals, dtype=np.uint64))
+    return ordinals, centre, dist
+
+
+# ---- stage 6: write --------------------------------------------------------------------------------
+
+def _write_block(block: Block, first: int, numbers: np.ndarray, centres: np.ndarray, dists: np.ndarray,
+                 centre_blocks: list[int], offsets: np.ndarray, blocks: Sequence[Block], options: Options,
+                 work_dir: str, out_dir: str, keep: bool) -> None:
+    z = _load_fp(work_dir, block, options.digest)
+    if z is None:
+        raise RuntimeError(f"fingerprints of block {block.index} are missing or stale")
+    ids = _ids_of(z)
+    known: dict[int, bytes] = {first + i: ids[i] for i in range(len(ids))}
+    for cb in centre_blocks:
+        if cb == block.index:
+            continue
+        other = _load_fp(work_dir, blocks[cb], options.digest)
+        if other is None:
+            raise RuntimeError(f"fingerprints of block {cb} are missing or stale")
+        base = int(offsets[cb])
+        for i, ident in enumerate(_ids_of(other)):
+            known[base + i] = ident
+    centre_ids = [known[int(c)] for c in centres]
+    data = _semfp.format_dedup(ids, numbers, centre_ids, dists)
+    _atomic_write(os.path.join(out_dir, f"part-{block.index:05d}.jsonl"), data)
+    if keep:
+        is_centre = centres == (np.arange(len(ids), dtype=np.uint64) + np.uint64(first))
+        _, _, _, _, raws = _engine_of(options).fingerprint_jsonl(
+            _read_block(block), block.format, options.id_field, options.text_field, options.encoding,
+            options.html_text, block.path, block.first_line, True, 1)
+        kept = b"".join(raws[i] + b"\n" for i in np.nonzero(is_centre)[0])
+        _atomic_write(os.path.join(out_dir, f"keep-{block.index:05d}.jsonl"), kept)
+
+
+# ---- the pipeline ----------------------------------------------------------------------------------
+
+def dedup(inputs: Sequence[str], out_dir: str, client: Any = None, *, options: Options | None = None,
+          keep: bool = False, link: str = "single-pass", block_bytes: int = 32 << 20, partitions: int | None = None,
+          work_dir: str | None = None, format: str | None = None, **kw: Any) -> dict[str, Any]:
+    """Deduplicates ``inputs`` (JSON Lines or line files, in this order) into ``out_dir``.
+
+    Writes ``part-NNNNN.jsonl`` (and ``keep-NNNNN.jsonl`` with ``keep``) whose concatenation
+    equals ``semfp dedup --out`` (``--keep``) with the same options. ``link`` is "single-pass"
+    (the tool's clustering) or "components" (connected components at the radius). ``client`` is a
+    ``distributed.Client``; None starts a LocalCluster of two worker processes. Finished blocks
+    are kept in ``work_dir`` (default ``out_dir/.semfp-work``) with the options digest and reused by
+    a rerun. Returns counts (documents, clusters, problems, blocks reused).
+    """
+    if link not in ("single-pass", "components"):
+        raise ValueError("link must be 'single-pass' or 'components'")
+    opts = (options or Options()).replace(**kw) if kw else (options or Options())
+    os.makedirs(out_dir, exist_ok=True)
+    work = work_dir or os.path.join(out_dir, ".semfp-work")
+    os.makedirs(work, exist_ok=True)
+    own = None
+    if client is None:
+        from distributed import Client, LocalCluster
+        own = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(own)
+    try:
+        return _run(list(inputs), out_dir, client, opts, keep, link, block_bytes, partitions, work, format)
+    finally:
+        if own is not None:
+            client.close()
+            own.close()
+
+
+def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool, link: str, block_bytes: int,
+         partitions: int | None, work: str, forced_format: str | None) -> dict[str, Any]:
+    blocks = _cut(inputs, block_bytes, forced_format)
+    for name in os.listdir(out_dir):  # parts of an earlier run with more blocks
+        if name.startswith(("part-", "keep-")) and name.endswith(".jsonl"):
+            os.unlink(os.path.join(out_dir, name))
+    results = client.gather([client.submit(_fingerprint_block, b, opts, work, pure=False) for b in blocks])
+    counts = np.array([r[0] for r in results], dtype=np.uint64)
+    offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum(counts)
+    n = int(offsets[-1])
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    p = partitions or max(1, min(4 * workers, 1 + n // 20000))
+    edges = client.gather([client.submit(_candidates, i, p, blocks, opts, work, pure=False) for i in range(p)])
+    ea = np.concatenate([e[0] for e in edges]) if edges else np.zeros(0, np.uint64)
+    eb = np.concatenate([e[1] for e in edges]) if edges else np.zeros(0, np.uint64)
+    label = _semfp.connected_components(n, ea, eb)
+    centre = np.empty(n, dtype=np.uint64)
+    dist = np.zeros(n, dtype=np.uint32)
+    if link == "components":
+        centre[:] = label
+        fps = _all_fps(blocks, opts, work)
+        if n:
+            x = fps ^ fps[label.astype(np.int64)]
+            dist[:] = np.unpackbits(x.view(np.uint8).reshape(n, -1), axis=1).sum(axis=1)
+    else:
+        groups = p
+        group_of = label % np.uint64(groups)
+        futures = [client.submit(_replay, np.nonzero(group_of == np.uint64(g))[0].astype(np.uint64), blocks, opts,
+                                 work, pure=False) for g in range(groups)]
+        for ords, c, d in client.gather(futures):
+            centre[ords.astype(np.int64)] = c
+            dist[ords.astype(np.int64)] = d
+    is_centre = centre == np.arange(n, dtype=np.uint64)
+    number_of = np.cumsum(is_centre, dtype=np.uint64) - np.uint64(1)
+    numbers = number_of[centre.astype(np.int64)] if n else np.zeros(0, np.uint64)
+    block_of = np.searchsorted(offsets[1:], np.arange(n, dtype=np.uint64), side="right")
+    writes = []
+    for b in blocks:
+        lo, hi = int(offsets[b.index]), int(offsets[b.index + 1])
+        cb = sorted(set(block_of[centre[lo:hi].astype(np.int64)].tolist()))
+        writes.append(client.submit(_write_block, b, lo, numbers[lo:hi], centre[lo:hi], dist[lo:hi], cb, offsets,
+                                    blocks, opts, work, out_dir, keep, pure=False))
+    client.gather(writes)
+    return {"documents": n, "clusters": int(is_centre.sum()), "problems": int(sum(r[1] for r in results)),
+            "blocks": len(blocks), "blocks_reused": int(sum(1 for r in results if r[2])), "edges": int(ea.size)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python3 -m semfp.dask INPUT... --out DIR [--scheduler ADDRESS] [options]``."""
+    ap = argparse.ArgumentParser(prog="python3 -m semfp.dask", description=__doc__.split("\n")[0])
+    ap.add_argument("inputs", nargs="+")
+    ap.add_argument("--out", required=True, help="directory of part-NNNNN.jsonl files")
+    ap.add_argument("--keep", action="store_true", help="also write keep-NNNNN.jsonl (the cluster centres)")
+    ap.add_argument("--scheduler", help="address of a running dask scheduler (default: a local cluster)")
+    ap.add_argument("--workers", type=int, default=2, help="worker processes of the local cluster")
+    ap.add_argument("--bits", type=int, default=64, choices=(64, 128))
+    ap.add_argument("--tokenizer", default="default")
+    ap.add_argument("--hash", default="default")
+    ap.add_argument("--raw-hash", action="store_true")
+    ap.add_argument("--hd", type=int)
+    ap.add_argument("--match-members", action="store_true")
+    ap.add_argument("--link", default="single-pass", choices=("single-pass", "components"))
+    ap.add_argument("--format", choices=("jsonl", "lines"))
+    ap.add_argument("--id-field", default="id")
+    ap.add_argument("--text-field", default="text")
+    ap.add_argument("--encoding", default="auto")
+    ap.add_argument("--html-text", default="main")
+    ap.add_argument("--block-mb", type=float, default=32.0)
+    ap.add_argument("--work-dir")
+    a = ap.parse_args(argv)
+    opts = Options(bits=a.bits, tokenizer=a.tokenizer, hash=a.hash, raw_hash=a.raw_hash, hd=a.hd,
+                   match_members=a.match_members, id_field=a.id_field, text_field=a.text_field,
+                   encoding="utf-8" if a.encoding == "utf8" else a.encoding, html_text=a.html_text)
+    from distributed import Client, LocalCluster
+    cluster = None
+    if a.scheduler:
+        client = Client(a.scheduler)
+    else:
+        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        stats = dedup(a.inputs, a.out, client, options=opts, keep=a.keep, link=a.link,
+                      block_bytes=max(1, int(a.block_mb * (1 << 20))), work_dir=a.work_dir, format=a.format)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    print(json.dumps(stats), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""The Python API against the semfp tool and the library's definitions."""
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import semfp
+from conftest import BAD_INPUT, LINES, SAMPLE
+
+
+def tool_fingerprints(tool, path, *args):
+    out = tool("fingerprint", "--quiet", *args, path).decode()
+    return [tuple(line.split("\t")) for line in out.splitlines()]
+
+
+@pytest.mark.parametrize("bits", [64, 128])
+@pytest.mark.parametrize("extra", [{}, {"tokenizer": "bigram", "hash": "fnv"}])
+def test_fingerprints_equal_the_tool(tool, bits, extra):
+    o = semfp.Options(bits=bits, **extra)
+    expected = tool_fingerprints(tool, SAMPLE, *o.cli_args())
+    with open(SAMPLE, "rb") as f:
+        data = f.read()
+    r = semfp.fingerprint_jsonl(data, options=o)
+    assert r.ids == [i for i, _ in expected]
+    width = bits // 4
+    got = [f"{int(x):0{width}x}" if bits == 64 else f"{int(x[0]):016x}{int(x[1]):016x}" for x in r.fingerprints]
+    assert got == [h for _, h in expected]
+    # The single-text call agrees with the batch call.
+    import json
+    texts = [json.loads(line)["text"] for line in data.decode().splitlines() if line.strip()]
+    assert [f"{semfp.fingerprint(t, options=o):0{width}x}" for t in texts[:50]] == got[:50]
+    many = semfp.fingerprint_many(texts, options=o, threads=2)
+    assert many.shape == ((len(texts),) if bits == 64 else (len(texts), 2))
+    assert np.array_equal(many, r.fingerprints)
+
+
+def test_bad_lines_are_skipped_like_the_tool(tool):
+    expected = tool_fingerprints(tool, BAD_INPUT)
+    with open(BAD_INPUT, "rb") as f:
+        r = semfp.fingerprint_jsonl(f.read())
+    assert r.ids == [i for i, _ in expected]
+    assert len(r.problems) > 0
+    assert all(isinstance(line, int) and line > 0 for line, _ in r.problems)
+    assert len(r.lines) == len(r.ids)
+
+
+def test_line_documents_have_the_tools_ids(tool):
+    expected = tool_fingerprints(tool, LINES)
+    with open(LINES, "rb") as f:
+        data = f.read()
+    r = semfp.fingerprint_jsonl(data, format="lines")
+    assert [f"{int(x):016x}" for x in r.fingerprints] == [h for _, h in expected]
+    assert [i.split(":")[-1] for i in r.ids] == [i.split(":")[-1] for i, _ in expected]
+
+
+def test_odd_texts_have_fingerprints():
+    assert semfp.fingerprint("") == semfp.fingerprint(b"")
+    assert isinstance(semfp.fingerprint(b"\xff\xfe\x00abc"), int)
+    assert semfp.fingerprint("x" * 1_000_000, bits=128) < (1 << 128)
+    with pytest.raises(ValueError):
+        semfp.fingerprint("\ud800")
+    with pytest.raises(TypeError):
+        semfp.fingerprint_many([1, 2])
+    assert semfp.fingerprint_many([]).shape == (0,)
+    assert semfp.fingerprint_many([], bits=128).shape == (0, 2)
+    r = semfp.fingerprint_jsonl(b"")
+    assert r.ids == [] and r.problems == []
+
+
+def test_options_are_checked_and_digested():
+    with pytest.raises(ValueError):
+        semfp.Options(bits=32)
+    with pytest.raises(ValueError):
+        semfp.Options(tokenizer="whitespace")
+    with pytest.raises(ValueError):
+        semfp.Options(hd=17)
+    assert semfp.Options().digest == semfp.Options(hd=5).digest  # the recommended radius resolved
+    assert semfp.Options().digest != semfp.Options(hd=3).digest
+    assert semfp.Options().digest != semfp.Options(match_members=True).digest
+    assert len(semfp.Options().digest) == 16
+
+
+def test_hamming_distance():
+    assert semfp.hamming_distance(0, 0) == 0
+    assert semfp.hamming_distance(0b1011, 0b0001) == 2
+    assert semfp.hamming_distance(1 << 127, 0) == 1
+
+
+def brute_force_clusters(fps, radius):
+    centres, out = [], []
+    for i, fp in enumerate(fps):
+        best = None
+        for c in centres:
+            d = bin(int(fps[c]) ^ int(fp)).count("1")
+            if d <= radius and (best is None or d < best[1]):
+                best = (c, d)
+        if best is None:
+            centres.append(i)
+            out.append(i)
+        else:
+            out.append(best[0])
+    return out
+
+
+def planted(n, seed):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2**63, size=n // 4, dtype=np.uint64)
+    fps = []
+    for b in base:
+        fps.append(b)
+        for _ in range(3):
+            flip = np.uint64(0)
+            for bit in rng.choice(64, size=int(rng.integers(1, 8)), replace=False):
+                flip |= np.uint64(1) << np.uint64(bit)
+            fps.append(b ^ flip)
+    return np.array(fps, dtype=np.uint64)
+
+
+def test_clusterer_matches_the_definition_and_round_trips(tmp_path):
+    fps = planted(400, 1)
+    c = semfp.SinglePassClusterer()
+    centre, is_new, dist = c.add_many(fps)
+    assert centre.tolist() == brute_force_clusters(fps, 5)
+    assert int(is_new.sum()) == c.cluster_count
+    assert np.all(dist <= 5)
+    path = tmp_path / "c.bin"
+    c.save(path)
+    d = semfp.SinglePassClusterer.load(path)
+    assert np.array_equal(d.query_many(np.arange(400))[0], c.query_many(np.arange(400))[0])
+    e = pickle.loads(pickle.dumps(c))
+    more = planted(40, 2)
+    assert np.array_equal(e.add_many(more)[0], c.add_many(more)[0])
+    # Artifacts of other options or versions are refused.
+    with pytest.raises(semfp.Error):
+        semfp.SinglePassClusterer.load(path, hd=3)
+    with pytest.raises(semfp.Error):
+        semfp.SinglePassClusterer.load(path, bits=128)
+    # A corrupt file is refused and leaves the object as it was.
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(bytes(data))
+    before = len(d)
+    with pytest.raises(semfp.Error):
+        d._impl.load(str(bad))
+    assert len(d) == before
+    with pytest.raises(semfp.Error):
+        semfp.SinglePassClusterer.load(tmp_path / "missing.bin")
+
+
+@pytest.mark.parametrize("bits", [64, 128])
+def test_hamming_index_finds_exactly_the_neighbours(bits, tmp_path):
+    rng = np.random.default_rng(3)
+    shape = (300,) if bits == 64 else (300, 2)
+    fps = rng.integers(0, 2**63, size=shape, dtype=np.uint64)
+    fps[1::3] = fps[0::3][: fps[1::3].shape[0]] ^ np.uint64(0b10110)
+    ix = semfp.HammingIndex(bits=bits)
+    ix.add_many(fps)
+    rows, ids, dists = ix.query_many(fps[:30])
+    got = sorted(zip(rows.tolist(), ids.tolist(), dists.tolist()))
+    as_int = [int(f) if bits == 64 else (int(f[0]) << 64) | int(f[1]) for f in fps]
+    want = sorted((q, i, semfp.hamming_distance(as_int[q], as_int[i])) for q in range(30) for i in range(300)
+                  if semfp.hamming_distance(as_int[q], as_int[i]) <= ix.max_k)
+    assert got == want
+    ix.save(tmp_path / "ix.bin")
+    assert len(semfp.HammingIndex.load(tmp_path / "ix.bin", bits=bits)) == 300
+    assert len(pickle.loads(pickle.dumps(ix))) == 300
+
+
+def test_help_reads():
+    assert "fingerprint" in semfp.__doc__
+    assert semfp.fingerprint.__doc__ and semfp.SinglePassClusterer.add_many.__doc__
+    assert os.path.exists(os.path.join(os.path.dirname(semfp.__file__), "__init__.pyi"))

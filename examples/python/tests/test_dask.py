@@ -1,0 +1,148 @@
+"""semfp.dask against `semfp dedup`: byte equality, resumption, hash-seed independence."""
+
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import semfp
+import semfp.dask
+from conftest import SAMPLE
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def concatenated(out_dir, prefix):
+    return b"".join(open(p, "rb").read() for p in sorted(glob.glob(os.path.join(out_dir, prefix + "-*.jsonl"))))
+
+
+def tool_dedup(tool, tmp_path, inputs, options, *extra):
+    out, keep = tmp_path / "tool.out", tmp_path / "tool.keep"
+    args = ["dedup", "--quiet", "--threads", "2", *options.cli_args(), "--out", str(out), "--keep", str(keep)]
+    if options.hd is not None:
+        args += ["--hd", str(options.hd)]
+    if options.match_members:
+        args.append("--match-members")
+    tool(*args, *extra, *inputs)
+    return out.read_bytes(), keep.read_bytes()
+
+
+def planted_corpus(path, n_chains, seed):
+    """Chains of one-character edits (each step near the last, the ends far apart), singletons and
+    near copies, shuffled so that neighbours lie in different blocks."""
+    rng = np.random.default_rng(seed)
+    vocab = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    docs = []
+    for c in range(n_chains):
+        text = list(rng.choice(vocab, size=60))
+        for step in range(6):
+            docs.append("".join(text))
+            for _ in range(2):
+                text[int(rng.integers(0, len(text)))] = vocab[int(rng.integers(0, len(vocab)))]
+        docs.append("".join(rng.choice(vocab, size=40)))  # a singleton
+        docs.append(docs[-4][:-1] + "。")                 # a near copy of a chain member
+        docs.append(docs[-1])                             # and an exact copy of that
+    order = rng.permutation(len(docs))
+    with open(path, "w", encoding="utf-8") as f:
+        for i, k in enumerate(order):
+            f.write(json.dumps({"id": f"d{i}", "text": docs[k]}, ensure_ascii=False) + "\n")
+    return len(docs)
+
+
+@pytest.mark.parametrize("bits,members", [(64, False), (64, True), (128, False), (128, True)])
+def test_sample_equals_the_tool(client, tool, tmp_path, bits, members):
+    o = semfp.Options(bits=bits, match_members=members)
+    out, keep = tool_dedup(tool, tmp_path, [SAMPLE, SAMPLE], o)
+    stats = semfp.dask.dedup([SAMPLE, SAMPLE], str(tmp_path / "dask"), client, options=o, keep=True,
+                             block_bytes=16 << 10)
+    assert stats["blocks"] > 4
+    assert concatenated(tmp_path / "dask", "part") == out
+    assert concatenated(tmp_path / "dask", "keep") == keep
+
+
+def test_planted_corpus_equals_the_tool(client, tool, tmp_path):
+    corpus = tmp_path / "planted.jsonl"
+    n = planted_corpus(corpus, 5600, 7)
+    assert n >= 50_000
+    for bits in (64, 128):
+        o = semfp.Options(bits=bits)
+        out, keep = tool_dedup(tool, tmp_path, [str(corpus)], o)
+        d = tmp_path / f"dask{bits}"
+        stats = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=512 << 10)
+        assert stats["documents"] == n and stats["blocks"] >= 10
+        assert stats["clusters"] < n * 0.7  # chains and copies were found
+        assert concatenated(d, "part") == out
+        assert concatenated(d, "keep") == keep
+        # A second run reuses every finished block and writes the same bytes.
+        again = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=512 << 10)
+        assert again["blocks_reused"] == again["blocks"]
+        assert concatenated(d, "part") == out
+
+
+def test_components_link_is_single_linkage(client, tmp_path):
+    corpus = tmp_path / "planted.jsonl"
+    n = planted_corpus(corpus, 300, 11)
+    semfp.dask.dedup([str(corpus)], str(tmp_path / "sp"), client, block_bytes=64 << 10)
+    semfp.dask.dedup([str(corpus)], str(tmp_path / "cc"), client, link="components", block_bytes=64 << 10)
+    sp = [json.loads(l) for l in concatenated(tmp_path / "sp", "part").splitlines()]
+    cc = [json.loads(l) for l in concatenated(tmp_path / "cc", "part").splitlines()]
+    assert len(sp) == len(cc) == n
+    # Components are unions of single-pass clusters, so there are no more of them.
+    assert len({r["cluster"] for r in cc}) <= len({r["cluster"] for r in sp})
+    by_cluster = {}
+    for s, c in zip(sp, cc):
+        by_cluster.setdefault(s["cluster"], set()).add(c["cluster"])
+    assert all(len(v) == 1 for v in by_cluster.values())
+
+
+def run_module(args, env_extra, **kw):
+    env = dict(os.environ, **env_extra)
+    return subprocess.Popen([sys.executable, "-m", "semfp.dask", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True, **kw)
+
+
+def test_hash_seeds_do_not_change_the_bytes(tmp_path):
+    outs = []
+    for seed in ("1", "4242"):
+        d = tmp_path / f"seed{seed}"
+        p = run_module([SAMPLE, SAMPLE, "--out", str(d), "--block-mb", "0.02"], {"PYTHONHASHSEED": seed})
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode(errors="replace")
+        outs.append(concatenated(d, "part"))
+    assert outs[0] == outs[1] and outs[0]
+
+
+def test_a_killed_run_resumes(tool, tmp_path):
+    corpus = tmp_path / "planted.jsonl"
+    planted_corpus(corpus, 2000, 5)
+    out, _ = tool_dedup(tool, tmp_path, [str(corpus)], semfp.Options())
+    d = tmp_path / "dask"
+    args = [str(corpus), "--out", str(d), "--block-mb", "0.05"]
+    p = run_module(args, {})
+    deadline = time.time() + 120
+    while time.time() < deadline and len(glob.glob(str(d / ".semfp-work" / "fp-*.npz"))) < 3:
+        time.sleep(0.05)
+    os.killpg(p.pid, signal.SIGKILL)  # the client, the scheduler and the workers
+    p.wait()
+    finished = len(glob.glob(str(d / ".semfp-work" / "fp-*.npz")))
+    assert finished >= 3
+    q = run_module(args, {})
+    _, err = q.communicate(timeout=300)
+    assert q.returncode == 0, err.decode(errors="replace")
+    stats = json.loads(err.decode().strip().splitlines()[-1])
+    assert stats["blocks_reused"] >= 3
+    assert concatenated(d, "part") == out
