@@ -38,10 +38,15 @@
 #include <semfp/index/serialization.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 
+#include <semfp/copy/copy_index.hpp>
+#include <semfp/copy/passages.hpp>
+#include <semfp/copy/winnowing.hpp>
+
 #include <semfp/image/colour_layout.hpp>
 
 #include <semfp/signature/imatch.hpp>
 #include <semfp/signature/keyword.hpp>
+#include <semfp/signature/sentence.hpp>
 
 #include <semfp/baseline/jaccard_clusterer.hpp>
 #include <semfp/baseline/minhash.hpp>
