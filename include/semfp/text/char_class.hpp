@@ -2,6 +2,8 @@
 /// \file
 /// Code-point classes used by the tokenizers and the segmenter.
 
+#include <semfp/detail/ascii.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -96,10 +98,6 @@ enum class char_class : std::uint8_t {
 [[nodiscard]] constexpr bool is_separator(char32_t c) noexcept { return is_separator(classify(c)); }
 
 namespace detail {
-
-[[nodiscard]] constexpr bool is_ascii_alnum(char c) noexcept {
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-}
 
 /// End (exclusive byte offset) of the ASCII word starting at `pos`: letters and digits, with
 /// `.`, `-` and `_` allowed between two alphanumerics (`iPhone15`, `3.14`, `UTF-8`, `snake_case`).
