@@ -367,7 +367,8 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
                                     blocks, opts, work, out_dir, keep, pure=False))
     client.gather(writes)
     return {"documents": n, "clusters": int(is_centre.sum()), "problems": int(sum(r[1] for r in results)),
-            "blocks": len(blocks), "blocks_reused": int(sum(1 for r in results if r[2])), "edges": int(ea.size)}
+            "blocks": len(blocks), "blocks_reused": int(sum(1 for r in results if r[2])), "edges": int(ea.size),
+            "partitions": p}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
