@@ -12,9 +12,9 @@
 ///
 /// Short texts. A text with fewer than `two_stage_rule::short_features` tokens (about 30: a
 /// title, a line of verse) moves too few Simhash votes for its distance to mean much, and its
-/// sketch bins are mostly borrowed (densified). For such pairs the rule asks for
-/// `short_similarity`, stricter than `min_similarity`, within the same radius; texts without any
-/// token match only each other's empty fingerprint. The values of `two_stage_rule{}` are chosen
+/// sketch bins are mostly borrowed (densified). For such pairs the distance alone never decides:
+/// the rule asks for `short_similarity`, stricter than `min_similarity`, within the same radius;
+/// texts without any token match only each other. The values of `two_stage_rule{}` are chosen
 /// on a tuning half of the evaluation pairs and confirmed on the other half
 /// (bench/two_stage_quality.cpp, bench/results/two_stage.md).
 
@@ -43,24 +43,29 @@ struct Signature {
     friend constexpr bool operator==(const Signature&, const Signature&) noexcept = default;
 };
 
-/// The two-stage near-duplicate rule: within `radius` bits, and an estimated Jaccard
-/// similarity of at least `min_similarity` (`short_similarity` when either text has fewer than
-/// `short_features` tokens).
+/// The two-stage near-duplicate rule: within `accept_distance` bits (Simhash alone, the
+/// recommended distance), or within `radius` bits and an estimated Jaccard similarity of at
+/// least `min_similarity` (`short_similarity` when either text has fewer than `short_features`
+/// tokens). Each part alone has no false positive on the evaluation pairs, so their union keeps
+/// everything Simhash alone finds and adds what the sketch confirms.
 struct two_stage_rule {
     /// Hamming radius of the candidate stage (at most `HammingIndex<Bits>::max_radius`).
     unsigned radius = 12;
+    /// Pairs this close are accepted without the sketch.
+    unsigned accept_distance = 5;
     /// Smallest estimated Jaccard similarity of a verified pair.
-    double min_similarity = 0.5;
+    double min_similarity = 0.65;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
     /// Smallest estimated similarity when either text is short.
-    double short_similarity = 0.7;
+    double short_similarity = 0.75;
 
     /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen).
     template <std::size_t Bits>
     [[nodiscard]] static constexpr two_stage_rule recommended() noexcept {
         two_stage_rule r;
         r.radius = Bits == 64 ? 12u : 28u;
+        r.accept_distance = recommended_distance<Bits>;
         return r;
     }
 
@@ -71,10 +76,18 @@ struct two_stage_rule {
         return estimated_jaccard(a, b) >= (is_short ? short_similarity : min_similarity);
     }
 
-    /// True if `a` and `b` are near-duplicates: within `radius` and verified.
+    /// True if a pair at Hamming distance `d` with these sketches is a near-duplicate.
+    /// Short texts (and empty ones) are never accepted on the distance alone.
+    [[nodiscard]] constexpr bool accepts(unsigned d, const MinHashSketch& a, const MinHashSketch& b) const noexcept {
+        if (d > radius) return false;
+        const bool is_short = a.features() < short_features || b.features() < short_features;
+        return (d <= accept_distance && !is_short) || verifies(a, b);
+    }
+
+    /// True if `a` and `b` are near-duplicates.
     template <std::size_t Bits>
     [[nodiscard]] constexpr bool matches(const Signature<Bits>& a, const Signature<Bits>& b) const noexcept {
-        return hamming_distance(a.fingerprint, b.fingerprint) <= radius && verifies(a.sketch, b.sketch);
+        return accepts(hamming_distance(a.fingerprint, b.fingerprint), a.sketch, b.sketch);
     }
 };
 

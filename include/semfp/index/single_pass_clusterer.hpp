@@ -133,13 +133,13 @@ public:
     }
 
     /// Adds `fp` under `id` with a second stage: a candidate within the threshold (a centre,
-    /// or a member with `match_policy::members`) counts only if `verify(candidate_id)` returns
-    /// true; the nearest verified candidate wins, ties by the earliest, and with no verified
+    /// or a member with `match_policy::members`) counts only if `verify(candidate_id, distance)`
+    /// returns true; the nearest verified candidate wins, ties by the earliest, and with no verified
     /// candidate `fp` starts a cluster. With a `verify` that accepts everything this is `add`.
     /// `verify` is called in order of (distance, arrival) until it accepts, so at most once per
     /// candidate. Same exceptions as `add`, plus what `verify` throws (nothing is added then).
     template <class Verify>
-        requires std::is_invocable_r_v<bool, Verify&, std::uint64_t>
+        requires std::is_invocable_r_v<bool, Verify&, std::uint64_t, unsigned>
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id, Verify&& verify) {
         m_candidates.clear();
         m_index.for_each_within(fp.data(), m_options.threshold,
@@ -149,7 +149,7 @@ public:
         });
         nearest_result r;
         for (const nearest_result& c : m_candidates) {
-            if (verify(m_item_id[c.item])) {
+            if (verify(m_item_id[c.item], c.distance)) {
                 r = c;
                 break;
             }

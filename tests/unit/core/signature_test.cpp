@@ -61,4 +61,14 @@ TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[c
     const auto b = semfp::signature(edited);
     REQUIRE(rule.verifies(a.sketch, b.sketch));
     REQUIRE_FALSE(strict.verifies(a.sketch, b.sketch));
+    // Within accept_distance a long text needs no sketch; a short one always does.
+    REQUIRE(rule.accept_distance == semfp::recommended_distance<64>);
+    semfp::two_stage_rule no_sketch = rule;
+    no_sketch.min_similarity = 2;  // the sketch never verifies a pair of long texts
+    REQUIRE(no_sketch.accepts(rule.accept_distance, a.sketch, b.sketch));
+    REQUIRE_FALSE(no_sketch.accepts(rule.accept_distance + 1, a.sketch, b.sketch));
+    REQUIRE(rule.accepts(rule.accept_distance + 1, a.sketch, b.sketch));
+    REQUIRE_FALSE(rule.accepts(rule.radius + 1, a.sketch, a.sketch));
+    REQUIRE_FALSE(strict.accepts(0, a.sketch, b.sketch));
+    REQUIRE(strict.accepts(0, a.sketch, a.sketch));
 }

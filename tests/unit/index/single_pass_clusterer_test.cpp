@@ -136,23 +136,23 @@ TEST_CASE("SinglePassClusterer defaults: the recommended distance, the paper one
 TEST_CASE("SinglePassClusterer with a verifier: nearest verified centre wins", "[index][cluster]") {
     using FP = semfp::Fingerprint64;
     semfp::SinglePassClusterer<64> spc({6, semfp::match_policy::centres});
-    const auto yes = [](std::uint64_t) { return true; };
+    const auto yes = [](std::uint64_t, unsigned) { return true; };
     REQUIRE(spc.add(FP(0), 1, yes).is_new);
     REQUIRE(spc.add(FP(0xFF00000000000000ull), 2, yes).is_new);  // 8 bits from 1
     // 0x0F...: 4 bits from both 1 and 2; the earliest wins unless it is not verified.
     REQUIRE(spc.add(FP(0x0F00000000000000ull), 3, yes) == semfp::cluster_assignment{1, false, 4});
-    REQUIRE(spc.add(FP(0x0F00000000000000ull), 4, [](std::uint64_t c) { return c != 1; }) ==
+    REQUIRE(spc.add(FP(0x0F00000000000000ull), 4, [](std::uint64_t c, unsigned) { return c != 1; }) ==
             semfp::cluster_assignment{2, false, 4});
     // Nearest (1, distance 2) rejected: the next verified candidate (2, distance 6).
     std::vector<std::uint64_t> asked;
-    const auto a5 = spc.add(FP(0xC000000000000000ull), 5, [&](std::uint64_t c) {
+    const auto a5 = spc.add(FP(0xC000000000000000ull), 5, [&](std::uint64_t c, unsigned) {
         asked.push_back(c);
         return c == 2;
     });
     REQUIRE(a5 == semfp::cluster_assignment{2, false, 6});
     REQUIRE(asked == std::vector<std::uint64_t>{1, 2});
     // Nothing verified: a new cluster.
-    REQUIRE(spc.add(FP(1), 6, [](std::uint64_t) { return false; }).is_new);
+    REQUIRE(spc.add(FP(1), 6, [](std::uint64_t, unsigned) { return false; }).is_new);
     REQUIRE(spc.cluster_count() == 3);
     REQUIRE_THROWS_AS(spc.add(FP(1), 6, yes), semfp::invalid_argument_error);
 

@@ -1,0 +1,142 @@
+// Costs of two-stage detection, each against its baseline measured in the same run:
+//  - BM_Fingerprint / BM_Signature: fingerprint alone vs fingerprint + MinHash sketch, on the
+//    corpus (bytes per second; the ratio is the sketch's cost);
+//  - BM_QueryRadius: one HammingIndex query (default layout, 1 M entries, half of them near
+//    copies) against the radius, from the paper's 3 to max_radius;
+//  - BM_Cluster: Single-Pass clustering of 1 M fingerprints at recommended_distance without a
+//    verifier vs at the two-stage radius with the sketch verifier (stored sketches compared).
+// Quote medians of --benchmark_repetitions=5 (bench/results/two_stage.md).
+#include <semfp/core/signature.hpp>
+#include <semfp/index/hamming_index.hpp>
+#include <semfp/index/single_pass_clusterer.hpp>
+
+#include "support/corpus.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace {
+
+std::vector<semfp::bench::document> g_docs;
+std::size_t g_bytes = 0;
+
+template <std::size_t Bits>
+void BM_Fingerprint(benchmark::State& state) {
+    const semfp::DefaultFingerprinter<Bits> fp{};
+    semfp::fingerprint_scratch scratch;
+    for (auto _ : state)
+        for (const auto& d : g_docs) benchmark::DoNotOptimize(fp(d.text, scratch));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
+}
+
+template <std::size_t Bits>
+void BM_Signature(benchmark::State& state) {
+    const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, Bits> maker{};
+    semfp::fingerprint_scratch scratch;
+    for (auto _ : state)
+        for (const auto& d : g_docs) benchmark::DoNotOptimize(maker(d.text, scratch));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
+}
+
+/// Random fingerprints, half of them near copies (up to `flips` bits) of an earlier one.
+template <std::size_t Bits>
+std::vector<semfp::Fingerprint<Bits>> make_data(std::size_t n, unsigned flips, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Fingerprint<Bits>> fps;
+    fps.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::array<std::uint64_t, Bits / 64> w{};
+        if (i > 0 && rng() % 2 == 0) {
+            w = fps[rng() % i].data();
+            for (auto f = rng() % (flips + 1); f > 0; --f) {
+                const auto b = rng() % Bits;
+                w[b / 64] ^= std::uint64_t{1} << (b % 64);
+            }
+        } else {
+            for (auto& x : w) x = rng();
+        }
+        fps.emplace_back(w);
+    }
+    return fps;
+}
+
+template <std::size_t Bits>
+void BM_QueryRadius(benchmark::State& state) {
+    const auto k = static_cast<unsigned>(state.range(0));
+    constexpr std::size_t n = 1'000'000;
+    static const auto fps = make_data<Bits>(n, Bits / 4, 3);
+    static const auto index = [] {
+        semfp::HammingIndex<Bits> ix;
+        for (std::size_t i = 0; i < n; ++i) ix.insert(fps[i], i);
+        return ix;
+    }();
+    const auto queries = make_data<Bits>(4096, Bits / 4, 5);
+    std::size_t hits = 0;
+    std::size_t q = 0;
+    for (auto _ : state) {
+        index.for_each_within(queries[q++ % queries.size()], k, [&](const semfp::hamming_match&) { ++hits; });
+        // Near copies of stored entries as well as random fingerprints.
+        index.for_each_within(fps[(q * 7919) % n], k, [&](const semfp::hamming_match&) { ++hits; });
+    }
+    benchmark::DoNotOptimize(hits);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * 2));
+    state.counters["hits_per_query"] = static_cast<double>(hits) / static_cast<double>(2 * state.iterations());
+}
+
+/// range(0) = 0: add at recommended_distance, no verifier; 1: two-stage radius and verifier.
+void BM_Cluster(benchmark::State& state) {
+    constexpr std::size_t n = 1'000'000;
+    const bool verify = state.range(0) != 0;
+    static const auto fps = make_data<64>(n, 16, 9);
+    static const auto sketches = [] {
+        std::vector<semfp::MinHashSketch> s;
+        semfp::MinHashSketcher m;
+        std::mt19937_64 rng(11);
+        for (std::size_t i = 0; i < n; ++i) {
+            for (int t = 0; t < 200; ++t) m.add_hash(rng() % 4000);
+            s.push_back(m.finish());
+        }
+        return s;
+    }();
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    std::size_t clusters = 0;
+    for (auto _ : state) {
+        if (verify) {
+            semfp::SinglePassClusterer<64> spc({rule.radius, semfp::match_policy::centres});
+            for (std::size_t i = 0; i < n; ++i)
+                spc.add(fps[i], i, [&](std::uint64_t c, unsigned d) { return rule.accepts(d, sketches[c], sketches[i]); });
+            clusters = spc.cluster_count();
+        } else {
+            semfp::SinglePassClusterer<64> spc;
+            for (std::size_t i = 0; i < n; ++i) spc.add(fps[i], i);
+            clusters = spc.cluster_count();
+        }
+    }
+    state.counters["clusters"] = static_cast<double>(clusters);
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+
+BENCHMARK_TEMPLATE(BM_Fingerprint, 64);
+BENCHMARK_TEMPLATE(BM_Signature, 64);
+BENCHMARK_TEMPLATE(BM_Fingerprint, 128);
+BENCHMARK_TEMPLATE(BM_Signature, 128);
+BENCHMARK_TEMPLATE(BM_QueryRadius, 64)->Arg(3)->Arg(5)->Arg(7)->Arg(9)->Arg(12)->Arg(14)->Arg(16);
+BENCHMARK_TEMPLATE(BM_QueryRadius, 128)->Arg(7)->Arg(15)->Arg(20)->Arg(24)->Arg(28)->Arg(32);
+BENCHMARK(BM_Cluster)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto dir = semfp::bench::corpus_dir(argc, argv);
+    g_docs = semfp::bench::load_corpus(dir / "manpages_zh_cn.jsonl");
+    for (const auto& d : g_docs) g_bytes += d.text.size();
+    std::printf("corpus: %zu documents, %.1f MB\n", g_docs.size(), static_cast<double>(g_bytes) / 1e6);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
