@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
     std::size_t cap = 1000;
     std::size_t min_strings = 3;
     std::string html = "all";
+    std::u32string terms = U"\u3002\uFF61";
     unsigned threads = 2;
     std::size_t tput = 0;
     for (int i = 1; i < argc; ++i) {
@@ -149,6 +150,11 @@ int main(int argc, char** argv) {
         else if (a == "--cap") cap = std::stoul(next());
         else if (a == "--min-strings") min_strings = std::stoul(next());
         else if (a == "--html") html = next();
+        else if (a == "--terms") {
+            // "period" (。｡), "cjk" (also ! ? ; after width folding), "all" (also ASCII .)
+            const std::string t = next();
+            terms = t == "all" ? U"\u3002\uFF61!?;." : t == "cjk" ? U"\u3002\uFF61!?;" : U"\u3002\uFF61";
+        }
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(next()));
         else if (a == "--throughput") tput = std::stoul(next());
         else pos.push_back(a);
@@ -222,6 +228,7 @@ int main(int argc, char** argv) {
             o.max_postings = cap;
             o.min_strings = min_strings;
             o.threads = threads;
+            o.terminators = terms;
             for (const double td : tds) {
                 for (const double tc : tcs) {
                     o.duplicate_threshold = td;

@@ -35,8 +35,10 @@
 #include <semfp/index/bloom_filter.hpp>
 #include <semfp/index/fingerprint_set.hpp>
 #include <semfp/index/hamming_index.hpp>
+#include <semfp/index/posting_index.hpp>
 #include <semfp/index/serialization.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/index/union_find.hpp>
 
 #include <semfp/copy/copy_index.hpp>
 #include <semfp/copy/passages.hpp>
@@ -46,6 +48,7 @@
 
 #include <semfp/signature/imatch.hpp>
 #include <semfp/signature/keyword.hpp>
+#include <semfp/signature/period.hpp>
 #include <semfp/signature/sentence.hpp>
 
 #include <semfp/baseline/jaccard_clusterer.hpp>
