@@ -179,6 +179,13 @@ inline std::vector<shared_passage> choose_passages(std::vector<passage_run> cand
 
 }  // namespace detail
 
+/// Number of code points of the compared form of `text` (normalized as `options` says, white
+/// space runs collapsed to one space and trimmed), in which passage lengths are counted: the
+/// denominator of the share of a text that passages cover. Linear; throws as `shared_passages`.
+[[nodiscard]] inline std::size_t compared_length(std::string_view text, const passage_options& options = {}) {
+    return detail::compared_text(text, options).size();
+}
+
 /// The longest non-overlapping passages of at least `options.min_length` code points that occur
 /// in both `a` and `b`, longest first, at most `options.count`. Every passage is maximal (it
 /// extends in neither direction in both texts) unless it was cut where it overlapped a longer
