@@ -4,9 +4,10 @@
 #include "engine.hpp"
 #include "input.hpp"
 #include "output.hpp"
-#include "passages.hpp"
 
 #include <semfp/baseline/shingle.hpp>
+#include <semfp/copy/passages.hpp>
+#include <semfp/signature/period.hpp>
 #include <semfp/text/article.hpp>
 #include <semfp/text/html.hpp>
 #include <semfp/text/normalize.hpp>
@@ -39,10 +40,21 @@ void warn(const std::string& where, const std::vector<input_problem>& problems) 
     }
 }
 
+// compare keeps a suffix automaton of each operand (about 134 bytes per input byte) and its
+// passage search can take time quadratic in the number of distinct characters, so operands are
+// bounded; --max-size raises the bound knowingly.
+void check_size(const compare_command& cmd, const std::string& what, std::size_t bytes) {
+    if (bytes <= cmd.max_bytes) return;
+    throw std::runtime_error(what.substr(0, 200) + " is larger than " + std::to_string(cmd.max_bytes) +
+                             " bytes, the largest operand compare takes (it needs ~134 bytes of memory per "
+                             "input byte); raise --max-size to compare it anyway");
+}
+
 operand load(const compare_command& cmd, const std::string& arg) {
     operand op;
     op.label = arg;
     if (cmd.texts) {
+        check_size(cmd, "the text operand", arg.size());
         op.text = arg;
         if (!utf8::is_valid(op.text) || cmd.encoding == input_encoding::gb18030) {
             bool legacy = false;
@@ -54,7 +66,12 @@ operand load(const compare_command& cmd, const std::string& arg) {
     }
     std::ifstream f(arg, std::ios::binary);
     if (!f) throw std::runtime_error("cannot open " + arg + ": " + std::strerror(errno));
-    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    // At most one byte past the limit is read, whatever the file (a device, a FIFO) holds.
+    std::string bytes(cmd.max_bytes + 1, '\0');
+    f.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(f.gcount()));
+    if (f.bad()) throw std::runtime_error("cannot read " + arg);
+    check_size(cmd, arg, bytes.size());
     const input_format format = cmd.format == input_format::detect ? format_of_path(arg) : cmd.format;
     const bool html = format == input_format::html;
     bool legacy = false;
@@ -70,24 +87,6 @@ operand load(const compare_command& cmd, const std::string& arg) {
         op.html_text = article.found ? "main" : "all (no article)";
     }
     return op;
-}
-
-std::string collapse_space(std::string_view s) {
-    std::string out;
-    out.reserve(s.size());
-    bool space = true;  // drops leading white space
-    for (char c : s) {
-        const bool ws = c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-        if (ws) {
-            if (!space) out += ' ';
-            space = true;
-        } else {
-            out += c;
-            space = false;
-        }
-    }
-    if (!out.empty() && out.back() == ' ') out.pop_back();
-    return out;
 }
 
 std::size_t count_code_points(std::string_view s) {
@@ -135,11 +134,17 @@ int run_compare(const compare_command& cmd) {
     const double j = jaccard(sa, sb);
     const std::size_t shared = intersection_size(sa, sb);
 
-    // Passages are found in the normalized texts with white space collapsed, so that line
-    // breaks and indentation do not cut them.
-    const std::string na = collapse_space(normalize(a.text));
-    const std::string nb = collapse_space(normalize(b.text));
-    const auto passages = shared_passages(na, nb, cmd.passages, cmd.min_passage);
+    // Passages are found by the library's explainer in the normalized texts with white space
+    // collapsed, so that line breaks and indentation do not cut them; their offsets are bytes of
+    // the texts as read, and their text is B's as read.
+    passage_options popt;
+    popt.count = cmd.passages;
+    popt.min_length = cmd.min_passage;
+    const auto passages = semfp::shared_passages(a.text, b.text, popt);
+    const auto period = semfp::shared_period_strings(a.text, b.text);
+    auto text_of = [&](const shared_passage& p) {
+        return std::string_view(b.text).substr(p.b_begin, p.b_end - p.b_begin);
+    };
 
     std::string out;
     if (cmd.json) {
@@ -168,10 +173,18 @@ int run_compare(const compare_command& cmd) {
         out += ",\"passages\":[";
         for (std::size_t i = 0; i < passages.size(); ++i) {
             if (i != 0) out += ',';
-            out += "{\"a\":" + std::to_string(passages[i].a) + ",\"b\":" + std::to_string(passages[i].b) +
-                   ",\"length\":" + std::to_string(passages[i].length) + ",\"text\":";
-            append_json_string(out, passages[i].text);
+            const shared_passage& p = passages[i];
+            out += "{\"a\":" + std::to_string(p.a_char) + ",\"b\":" + std::to_string(p.b_char) +
+                   ",\"length\":" + std::to_string(p.length) + ",\"text\":";
+            append_json_string(out, text_of(p));
+            out += ",\"a_begin\":" + std::to_string(p.a_begin) + ",\"a_end\":" + std::to_string(p.a_end) +
+                   ",\"b_begin\":" + std::to_string(p.b_begin) + ",\"b_end\":" + std::to_string(p.b_end);
             out += '}';
+        }
+        out += "],\"period_strings\":[";
+        for (std::size_t i = 0; i < period.size(); ++i) {
+            if (i != 0) out += ',';
+            append_json_string(out, period[i]);
         }
         out += "]}\n";
     } else {
@@ -201,11 +214,20 @@ int run_compare(const compare_command& cmd) {
         if (passages.empty()) out += "  none\n";
         for (std::size_t i = 0; i < passages.size(); ++i) {
             std::snprintf(line, sizeof line, "  %zu. %zu chars at A:%zu B:%zu  ", i + 1, passages[i].length,
-                          passages[i].a, passages[i].b);
+                          passages[i].a_char, passages[i].b_char);
             out += line;
-            out += display(passages[i].text, 60);
+            out += display(text_of(passages[i]), 60);
             out += '\n';
         }
+        std::snprintf(line, sizeof line, "shared period strings (CN102945244A, %zu characters before each full stop): %zu\n",
+                      semfp::period_options{}.length, period.size());
+        out += line;
+        for (std::size_t i = 0; i < period.size() && i < 20; ++i) {
+            out += "  ";
+            out += display(period[i], 60);
+            out += '\n';
+        }
+        if (period.size() > 20) out += "  ...\n";
     }
     std::fputs(out.c_str(), stdout);
     if (std::fflush(stdout) != 0) throw output_error("cannot write <stdout>");
