@@ -1,6 +1,7 @@
 #include "args.hpp"
 
 #include "commands.hpp"
+#include "signature_args.hpp"
 
 #include <semfp/version.hpp>
 
@@ -27,7 +28,8 @@ const std::map<std::string, tokenizer_kind> tokenizer_names{{"bigram", tokenizer
 const std::map<std::string, hash_kind> hash_names{
     {"murmur", hash_kind::murmur}, {"fnv", hash_kind::fnv}, {"sdbm", hash_kind::sdbm}};
 const std::map<std::string, dedup_method> method_names{
-    {"simhash", dedup_method::simhash}, {"shingle", dedup_method::shingle}, {"minhash", dedup_method::minhash}};
+    {"simhash", dedup_method::simhash}, {"shingle", dedup_method::shingle}, {"minhash", dedup_method::minhash},
+    {"keyword", dedup_method::keyword}, {"imatch", dedup_method::imatch}, {"exact", dedup_method::exact}};
 
 // An enum option's transform, shown in the help as "a|b|c" (the names only).
 template <class T>
@@ -91,6 +93,7 @@ int parse_and_run(int argc, char** argv) {
     add_pipeline_options(*fp_app, fp.pipeline);
     add_run_options(*fp_app, fp.run);
     fp_app->add_option("--out,-o", fp.out, "Output file (- for standard output)")->capture_default_str();
+    add_signature_options(*fp_app, fp.signature, true);
 
     dedup_command dd;
     auto* dd_app = app.add_subcommand("dedup", "Cluster near-duplicate documents in input order (single pass)");
@@ -99,7 +102,8 @@ int parse_and_run(int argc, char** argv) {
     add_run_options(*dd_app, dd.run);
     dd_app->add_option("--method", dd.method,
                        "simhash (Hamming distance <= --hd), shingle (exact shingle Jaccard >= --threshold, "
-                       "candidates from MinHash LSH) or minhash (estimated Jaccard >= --threshold)")
+                       "candidates from MinHash LSH), minhash (estimated Jaccard >= --threshold), or equal "
+                       "signatures: keyword, imatch, exact (see fingerprint --method)")
         ->transform(names_of(method_names));
     dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: semfp::recommended_distance, 5 for 64 bits, 15 for 128)")
         ->check(CLI::Range(0, 128));
@@ -114,9 +118,13 @@ int parse_and_run(int argc, char** argv) {
     dd_app->add_option("--out,-o", dd.out, "One line per document: {id, cluster, centre, distance} (- for stdout)")
         ->capture_default_str();
     dd_app->add_flag("--tsv", dd.tsv, "Write id<TAB>cluster lines instead of JSON Lines");
+    add_signature_options(*dd_app, dd.signature, false);
     dd_app->add_option("--keep", dd.keep,
                        "Write the kept documents (one per cluster, its first) here: the original JSON line, "
                        "or {\"id\", \"text\"} for other inputs");
+
+    seen_command seen;
+    auto* seen_app = add_seen_command(app, seen);
 
     compare_command cmp;
     auto* cmp_app = app.add_subcommand("compare", "Explain how similar two documents are");
@@ -162,6 +170,7 @@ int parse_and_run(int argc, char** argv) {
     }
     if (*fp_app) return run_fingerprint(fp);
     if (*dd_app) return run_dedup(dd);
+    if (*seen_app) return run_seen(seen);
     return run_compare(cmp);
 }
 

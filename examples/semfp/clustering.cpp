@@ -168,7 +168,8 @@ std::unique_ptr<Clustering> make_clustering(const dedup_command& cmd, const Engi
             return std::make_unique<ShingleClustering>(engine, cmd.threshold, cmd.pipeline.shingle_width);
         case dedup_method::minhash:
             return std::make_unique<MinHashClustering>(engine, cmd.threshold, cmd.pipeline.shingle_width);
-        case dedup_method::simhash: break;
+        case dedup_method::simhash:
+        default: break;  // keyword, imatch, exact: cmd_signatures.cpp
     }
     const unsigned radius = cmd.hd >= 0 ? static_cast<unsigned>(cmd.hd)
                                       : (engine.bits() == 64 ? semfp::recommended_distance<64> : semfp::recommended_distance<128>);

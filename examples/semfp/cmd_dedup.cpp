@@ -33,6 +33,8 @@ void append_number(std::string& out, double v, bool integer) {
 }  // namespace
 
 int run_dedup(const dedup_command& cmd) {
+    if (cmd.method == dedup_method::keyword || cmd.method == dedup_method::imatch || cmd.method == dedup_method::exact)
+        return run_signature_dedup(cmd);
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
     const auto clustering = make_clustering(cmd, *engine);

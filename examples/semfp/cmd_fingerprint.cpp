@@ -7,6 +7,7 @@
 #include "overlap.hpp"
 #include "progress.hpp"
 #include "run_support.hpp"
+#include "signature_args.hpp"
 #include "workers.hpp"
 
 #include <cstdio>
@@ -15,6 +16,7 @@
 namespace semfp::cli {
 
 int run_fingerprint(const fingerprint_command& cmd) {
+    if (cmd.signature.method != signature_method::simhash) return run_signature_fingerprint(cmd);
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
     check_no_overlap(cmd.input.paths, {{"--out", cmd.out}});

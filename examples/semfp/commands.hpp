@@ -16,5 +16,8 @@ enum exit_status : int {
 [[nodiscard]] int run_fingerprint(const fingerprint_command& cmd);
 [[nodiscard]] int run_dedup(const dedup_command& cmd);
 [[nodiscard]] int run_compare(const compare_command& cmd);
+[[nodiscard]] int run_seen(const seen_command& cmd);
+/// `dedup --method keyword|imatch|exact` (cmd_signatures.cpp).
+[[nodiscard]] int run_signature_dedup(const dedup_command& cmd);
 
 }  // namespace semfp::cli

@@ -25,8 +25,24 @@ enum class tokenizer_kind { library_default, bigram, fmm };
 /// bundled policies (mixed with a finalizer unless `raw_hash`).
 enum class hash_kind { library_default, murmur, fnv, sdbm };
 
-/// The near-duplicate criterion of `dedup`.
-enum class dedup_method { simhash, shingle, minhash };
+/// The near-duplicate criterion of `dedup` (keyword, imatch, exact: equal signatures, see
+/// signatures.hpp).
+enum class dedup_method { simhash, shingle, minhash, keyword, imatch, exact };
+
+/// What `fingerprint` prints and `seen` stores: a Simhash fingerprint or an exact signature.
+enum class signature_method { simhash, keyword, imatch, exact };
+
+/// Parameters of the exact-signature methods (signatures.hpp).
+struct signature_options {
+    signature_method method = signature_method::simhash;
+    std::size_t keywords = 8;     ///< keyword: n
+    bool frequencies = false;     ///< keyword: hash quantized frequencies too
+    std::string idf_path;         ///< keyword (TF-IDF) and imatch: `term idf` lines
+    double min_idf = 0.0;         ///< imatch: lexicon band
+    double max_idf = 1e300;
+    std::size_t lexicons = 1;     ///< imatch: K sub-lexicons
+    double keep_fraction = 0.7;   ///< imatch: share of the lexicon in each sub-lexicon (K > 1)
+};
 
 struct input_options {
     std::vector<std::string> paths;  ///< files, directories, or "-" for standard input
@@ -55,6 +71,7 @@ struct fingerprint_command {
     input_options input;
     pipeline_options pipeline;
     run_options run;
+    signature_options signature;
     std::string out = "-";
 };
 
@@ -63,6 +80,7 @@ struct dedup_command {
     pipeline_options pipeline;
     run_options run;
     dedup_method method = dedup_method::simhash;
+    signature_options signature;  ///< keyword/imatch/exact parameters (method set from `method`)
     int hd = -1;               ///< Hamming radius; -1: semfp::recommended_distance
     bool match_members = false;  ///< simhash: compare with every member, not only centres
     double threshold = 0.95;   ///< Jaccard threshold of shingle/minhash
@@ -81,6 +99,18 @@ struct compare_command {
     std::size_t passages = 5;
     std::size_t min_passage = 8;
     bool json = false;
+};
+
+/// `semfp seen`: which documents were seen before, against a persistent store.
+struct seen_command {
+    input_options input;
+    pipeline_options pipeline;
+    run_options run;
+    signature_options signature;  ///< method exact (default) or keyword
+    std::string store;            ///< the store file (created when absent)
+    double bloom = 0.0;           ///< > 0: a new store is a Bloom filter with this false-positive rate
+    std::size_t capacity = 1000000;  ///< Bloom filter: documents it is sized for
+    std::string out = "-";
 };
 
 }  // namespace semfp::cli

@@ -1,0 +1,142 @@
+// Signature methods of the tool; see signatures.hpp. Compiles the embedded dictionary once more
+// (for --tokenizer fmm); the dictionary itself is built once per process (an inline function's
+// static).
+#include "signatures.hpp"
+
+#include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/weighting.hpp>
+#include <semfp/dict/embedded.hpp>
+#include <semfp/error.hpp>
+#include <semfp/signature/imatch.hpp>
+#include <semfp/signature/keyword.hpp>
+#include <semfp/text/segmenter.hpp>
+#include <semfp/text/tokenizers.hpp>
+
+#include <fstream>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace semfp::cli {
+
+namespace {
+
+std::string tokenizer_label(tokenizer_kind k) {
+    switch (k) {
+        case tokenizer_kind::bigram: return "bigram";
+        case tokenizer_kind::fmm: return "fmm";
+        default: return "default";
+    }
+}
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
+class ExactEngine final : public SignatureEngine {
+public:
+    [[nodiscard]] std::size_t size() const noexcept override { return 1; }
+    void sign(std::string_view text, std::span<Fingerprint<128>> out) const override { out[0] = exact_signature(text); }
+    [[nodiscard]] std::string describe() const override { return "exact signature (MD5 of the normalized text)"; }
+    [[nodiscard]] std::string identity() const override { return "exact"; }
+};
+
+template <class Tok>
+class KeywordEngine final : public SignatureEngine {
+public:
+    KeywordEngine(Tok tok, keyword_options opt, std::shared_ptr<const IdfTable> idf, std::string label)
+        : m_idf(std::move(idf)), m_fp(std::move(tok), with_idf(opt, m_idf.get())), m_label(std::move(label)) {}
+    [[nodiscard]] std::size_t size() const noexcept override { return 1; }
+    void sign(std::string_view text, std::span<Fingerprint<128>> out) const override { out[0] = m_fp(text); }
+    [[nodiscard]] std::string describe() const override { return "keyword fingerprint: " + m_label; }
+    [[nodiscard]] std::string identity() const override { return "keyword " + m_label; }
+
+private:
+    static keyword_options with_idf(keyword_options o, const IdfTable* idf) {
+        o.idf = idf;
+        return o;
+    }
+    std::shared_ptr<const IdfTable> m_idf;
+    KeywordFingerprinter<Tok> m_fp;
+    std::string m_label;
+};
+
+template <class Tok>
+class IMatchEngine final : public SignatureEngine {
+public:
+    IMatchEngine(Tok tok, imatch_options opt, std::shared_ptr<const IdfTable> idf, std::string label)
+        : m_idf(std::move(idf)), m_im(*m_idf, std::move(tok), opt), m_label(std::move(label)) {}
+    [[nodiscard]] std::size_t size() const noexcept override { return m_im.size(); }
+    void sign(std::string_view text, std::span<Fingerprint<128>> out) const override { m_im.signatures_into(text, out); }
+    [[nodiscard]] std::string describe() const override { return "I-Match: " + m_label; }
+    [[nodiscard]] std::string identity() const override { return "imatch " + m_label; }
+
+private:
+    std::shared_ptr<const IdfTable> m_idf;
+    IMatch<Tok> m_im;
+    std::string m_label;
+};
+
+std::shared_ptr<const IdfTable> load_idf(const std::string& path) {
+    if (path.empty()) return nullptr;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw io_error("cannot open IDF table '" + path + "'");
+    auto table = std::make_shared<IdfTable>();
+    table->load(in);
+    return table;
+}
+
+template <class Tok>
+std::unique_ptr<SignatureEngine> make_with(const signature_options& sig, const pipeline_options& pipe, Tok tok) {
+    auto idf = load_idf(sig.idf_path);
+    const std::string tok_label = tokenizer_label(pipe.tokenizer) + " tokenizer";
+    if (sig.method == signature_method::keyword) {
+        keyword_options o;
+        o.count = sig.keywords;
+        o.with_frequencies = sig.frequencies;
+        const std::string label = std::to_string(sig.keywords) + " keywords" +
+                                  (sig.frequencies ? " with frequencies" : "") + ", " + tok_label + ", " +
+                                  (idf ? "TF-IDF" : "TF");
+        return std::make_unique<KeywordEngine<Tok>>(std::move(tok), o, std::move(idf), label);
+    }
+    if (!idf) detail::throw_invalid_argument("--method imatch needs --idf FILE (term idf lines)");
+    imatch_options o;
+    o.min_idf = sig.min_idf;
+    o.max_idf = sig.max_idf;
+    o.lexicons = sig.lexicons;
+    o.keep_fraction = sig.keep_fraction;
+    const std::string label = "idf in [" + number(sig.min_idf) + ", " + number(sig.max_idf) + "], " +
+                              std::to_string(sig.lexicons) + " lexicon(s)" +
+                              (sig.lexicons > 1 ? " keeping " + number(sig.keep_fraction) : std::string()) + ", " +
+                              tok_label;
+    return std::make_unique<IMatchEngine<Tok>>(std::move(tok), o, std::move(idf), label);
+}
+
+}  // namespace
+
+const char* method_name(signature_method m) noexcept {
+    switch (m) {
+        case signature_method::keyword: return "keyword";
+        case signature_method::imatch: return "imatch";
+        case signature_method::exact: return "exact";
+        default: return "simhash";
+    }
+}
+
+std::unique_ptr<SignatureEngine> make_signature_engine(const signature_options& sig, const pipeline_options& pipe) {
+    switch (sig.method) {
+        case signature_method::exact: return std::make_unique<ExactEngine>();
+        case signature_method::keyword:
+        case signature_method::imatch: break;
+        default: detail::throw_invalid_argument("not a signature method: simhash");
+    }
+    switch (pipe.tokenizer) {
+        case tokenizer_kind::bigram: return make_with(sig, pipe, CharBigramTokenizer{});
+        case tokenizer_kind::fmm: return make_with(sig, pipe, FmmSegmenter(embedded_dictionary()));
+        default: return make_with(sig, pipe, default_tokenizer{});
+    }
+}
+
+}  // namespace semfp::cli
