@@ -13,10 +13,13 @@
 // It knows nothing of the public option types: the caller passes the output strings and the
 // two switches, so this file depends only on detail/.
 
+#include <semfp/detail/ascii.hpp>
 #include <semfp/detail/html_scan.hpp>
+#include <semfp/detail/utf8_codec.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -97,10 +100,30 @@ public:
         m_pos -= consumed;
         m_resume_owner = m_resume_owner >= consumed ? m_resume_owner - consumed : npos;
         m_resume = m_resume >= consumed ? m_resume - consumed : 0;
+        m_tag_owner = m_tag_owner != npos && m_tag_owner >= consumed ? m_tag_owner - consumed : npos;
+        m_tag_pos = m_tag_pos >= consumed ? m_tag_pos - consumed : 0;
+        if (m_ref_owner != npos && m_ref_owner >= consumed) {
+            m_ref_owner -= consumed;
+            m_ref_digits -= consumed;
+        } else {
+            m_ref_owner = npos;
+        }
     }
 
 private:
     static constexpr std::size_t npos = std::string_view::npos;
+
+    /// Where `scan_tag` stopped inside a tag cut by the end of the buffer.
+    enum class tag_phase : std::uint8_t {
+        name,
+        before_attribute,
+        after_slash,
+        attribute_name,
+        after_attribute_name,
+        before_value,
+        quoted_value,
+        unquoted_value,
+    };
 
     [[nodiscard]] html_text_builder* data_sink() noexcept {
         return (m_template_depth > 0 || m_foreign_hidden != 0) ? nullptr : &m_text;
@@ -172,7 +195,7 @@ private:
                     i += 3;
                     continue;
                 }
-                const utf8::decoded d = utf8::decode(s, i);
+                const utf8_decoded d = utf8_decode(s, i);
                 if (d.valid && !(d.code_point == 0xA0 && m_nbsp_as_space)) {
                     i += d.length;
                     continue;
@@ -181,7 +204,7 @@ private:
                 if (d.valid) {
                     whitespace(*out, pre, ' ');
                 } else {
-                    out->code_point(utf8::replacement_character);
+                    out->code_point(utf8_replacement);
                 }
                 i += d.length;
                 run = i;
@@ -231,17 +254,50 @@ private:
                 }
                 break;
             }
-            if (refs) {
-                // A reference reads at most html_entity_max_length + 2 bytes after its '&'.
-                const std::size_t window = html_entity_max_length + 8;
-                const std::size_t from = cut > m_pos + window ? cut - window : m_pos;
-                const std::size_t amp = m_s.substr(0, cut).rfind('&');
-                if (amp != npos && amp >= from) cut = amp;
-            }
+            if (refs) cut = reference_cut(cut);
         }
         emit(m_pos, cut, out, refs, pre);
         m_pos = cut;
         if (cut < n) m_stalled = true;
+    }
+
+    /// Where text ending at `cut` must stop so that a character reference it may cut waits for
+    /// the next buffer: at the last '&' near the end (a named reference reads at most
+    /// html_entity_max_length + 2 bytes), or at the '&' of a numeric reference whose digits run to
+    /// `cut`, however many there are. The digits of a reference that keeps stalling are read once
+    /// (m_ref_*), so a long one cut many times stays linear.
+    [[nodiscard]] std::size_t reference_cut(std::size_t cut) noexcept {
+        auto is_digit = [](char c, bool hex) noexcept {
+            return is_ascii_digit(c) || (hex && ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'));
+        };
+        if (m_ref_owner == m_pos) {
+            std::size_t q = m_ref_digits;
+            while (q < cut && is_digit(m_s[q], m_ref_hex)) ++q;
+            m_ref_digits = q;
+            if (q == cut) return m_pos;
+        }
+        const std::size_t window = html_entity_max_length + 8;
+        const std::size_t from = cut > m_pos + window ? cut - window : m_pos;
+        if (const std::size_t amp = m_s.substr(from, cut - from).rfind('&'); amp != npos) return from + amp;
+        std::size_t q = cut;
+        while (q > m_pos && is_digit(m_s[q - 1], true)) --q;
+        if (q == cut) return cut;
+        bool hex = false;
+        std::size_t amp = npos;
+        if (q >= m_pos + 3 && (m_s[q - 1] | 0x20) == 'x' && m_s[q - 2] == '#' && m_s[q - 3] == '&') {
+            hex = true;
+            amp = q - 3;
+        } else if (q >= m_pos + 2 && m_s[q - 1] == '#' && m_s[q - 2] == '&') {
+            amp = q - 2;
+            for (std::size_t k = q; k < cut; ++k) {
+                if (!is_ascii_digit(m_s[k])) return cut;  // a decimal reference ends before `cut`
+            }
+        }
+        if (amp == npos) return cut;
+        m_ref_owner = amp;
+        m_ref_digits = cut;
+        m_ref_hex = hex;
+        return amp;
     }
 
     void literal(std::string_view t) {
@@ -282,7 +338,7 @@ private:
                 if (!m_final) return stall(p);
                 literal("</");
                 m_pos = n;
-            } else if (html_is_alpha(m_s[p + 1])) {
+            } else if (is_ascii_alpha(m_s[p + 1])) {
                 const std::size_t end = scan_tag(p + 1);
                 if (end == npos) return cut_tag();
                 m_pos = end;
@@ -294,7 +350,7 @@ private:
             }
         } else if (c == '?') {
             bogus_comment(p);
-        } else if (html_is_alpha(c)) {
+        } else if (is_ascii_alpha(c)) {
             const std::size_t end = scan_tag(p);
             if (end == npos) return cut_tag();
             m_pos = end;
@@ -354,45 +410,107 @@ private:
     }
 
     /// Reads a tag whose name starts at `p`: lower-cased name into m_name, attributes skipped.
-    /// Returns the position after '>', or npos when the buffer ends inside the tag.
+    /// Returns the position after '>', or npos when the buffer ends inside the tag. A tag cut by
+    /// the buffer saves where it stopped (m_tag_*) and the next call for the same `p` goes on
+    /// from there, so a huge tag fed in small chunks costs O(n) overall, not O(n^2).
     std::size_t scan_tag(std::size_t p) {
         const std::size_t n = m_s.size();
-        m_name_len = 0;
-        m_self_closing = false;
-        while (p < n && !html_is_space(m_s[p]) && m_s[p] != '/' && m_s[p] != '>') {
-            if (m_name_len < sizeof m_name) m_name[m_name_len] = html_lower(m_s[p]);
-            ++m_name_len;
-            ++p;
+        tag_phase phase = tag_phase::name;
+        char quote = 0;
+        if (m_tag_owner == p) {
+            phase = m_tag_phase;
+            quote = m_tag_quote;
+            p = m_tag_pos;
+        } else {
+            m_tag_owner = p;
+            m_name_len = 0;
+            m_self_closing = false;
         }
+        auto space = [this](std::size_t k) noexcept { return is_ascii_space(m_s[k]); };
         for (;;) {
-            while (p < n && html_is_space(m_s[p])) ++p;
-            if (p >= n) return npos;
-            if (m_s[p] == '>') return p + 1;
-            if (m_s[p] == '/') {
-                ++p;
-                if (p < n && m_s[p] == '>') {
-                    m_self_closing = true;
-                    return p + 1;
+            switch (phase) {
+                case tag_phase::name:
+                    while (p < n && !space(p) && m_s[p] != '/' && m_s[p] != '>') {
+                        if (m_name_len < sizeof m_name) m_name[m_name_len] = ascii_lower(m_s[p]);
+                        ++m_name_len;
+                        ++p;
+                    }
+                    if (p >= n) break;
+                    phase = tag_phase::before_attribute;
+                    continue;
+                case tag_phase::before_attribute:
+                    while (p < n && space(p)) ++p;
+                    if (p >= n) break;
+                    if (m_s[p] == '>') return finish_tag(p + 1);
+                    if (m_s[p] == '/') {
+                        ++p;
+                        phase = tag_phase::after_slash;
+                        continue;
+                    }
+                    ++p;  // first character of an attribute name (may be '=')
+                    phase = tag_phase::attribute_name;
+                    continue;
+                case tag_phase::after_slash:
+                    if (p >= n) break;
+                    if (m_s[p] == '>') {
+                        m_self_closing = true;
+                        return finish_tag(p + 1);
+                    }
+                    phase = tag_phase::before_attribute;
+                    continue;
+                case tag_phase::attribute_name:
+                    while (p < n && !space(p) && m_s[p] != '/' && m_s[p] != '>' && m_s[p] != '=') ++p;
+                    if (p >= n) break;
+                    phase = tag_phase::after_attribute_name;
+                    continue;
+                case tag_phase::after_attribute_name:
+                    while (p < n && space(p)) ++p;
+                    if (p >= n) break;
+                    if (m_s[p] != '=') {
+                        phase = tag_phase::before_attribute;
+                        continue;
+                    }
+                    ++p;
+                    phase = tag_phase::before_value;
+                    continue;
+                case tag_phase::before_value:
+                    while (p < n && space(p)) ++p;
+                    if (p >= n) break;
+                    if (m_s[p] == '"' || m_s[p] == '\'') {
+                        quote = m_s[p];
+                        ++p;
+                        phase = tag_phase::quoted_value;
+                    } else {
+                        phase = tag_phase::unquoted_value;
+                    }
+                    continue;
+                case tag_phase::quoted_value: {
+                    const std::size_t close = m_s.find(quote, p);
+                    if (close == npos) {
+                        p = n;
+                        break;
+                    }
+                    p = close + 1;
+                    phase = tag_phase::before_attribute;
+                    continue;
                 }
-                continue;
+                case tag_phase::unquoted_value:
+                    while (p < n && !space(p) && m_s[p] != '>') ++p;
+                    if (p >= n) break;
+                    phase = tag_phase::before_attribute;
+                    continue;
             }
-            ++p;  // first character of an attribute name (may be '=')
-            while (p < n && !html_is_space(m_s[p]) && m_s[p] != '/' && m_s[p] != '>' && m_s[p] != '=') ++p;
-            while (p < n && html_is_space(m_s[p])) ++p;
-            if (p >= n) return npos;
-            if (m_s[p] != '=') continue;
-            ++p;
-            while (p < n && html_is_space(m_s[p])) ++p;
-            if (p >= n) return npos;
-            const char q = m_s[p];
-            if (q == '"' || q == '\'') {
-                const std::size_t close = m_s.find(q, p + 1);
-                if (close == npos) return npos;
-                p = close + 1;
-            } else {
-                while (p < n && !html_is_space(m_s[p]) && m_s[p] != '>') ++p;
-            }
+            // The buffer ends inside the tag: remember where.
+            m_tag_phase = phase;
+            m_tag_quote = quote;
+            m_tag_pos = p;
+            return npos;
         }
+    }
+
+    std::size_t finish_tag(std::size_t end) noexcept {
+        m_tag_owner = npos;
+        return end;
     }
 
     [[nodiscard]] std::string_view name() const noexcept {
@@ -414,12 +532,12 @@ private:
             }
             bool match = true;
             for (std::size_t k = 0; k < tag.size(); ++k) {
-                if (html_lower(m_s[p + 2 + k]) != tag[k]) {
+                if (ascii_lower(m_s[p + 2 + k]) != tag[k]) {
                     match = false;
                     break;
                 }
             }
-            if (match && (html_is_space(m_s[q]) || m_s[q] == '/' || m_s[q] == '>')) return p;
+            if (match && (is_ascii_space(m_s[q]) || m_s[q] == '/' || m_s[q] == '>')) return p;
         }
         resume = std::max(from, n - 1);
         return npos;
@@ -625,6 +743,13 @@ private:
     int m_foreign_depth = 0;
     char m_name[16] = {};
     std::size_t m_name_len = 0;
+    std::size_t m_tag_owner = npos;  // name start of the tag whose scan stopped at m_tag_pos
+    std::size_t m_tag_pos = 0;
+    tag_phase m_tag_phase = tag_phase::name;
+    char m_tag_quote = 0;
+    std::size_t m_ref_owner = npos;  // '&' of a numeric reference cut by the buffer...
+    std::size_t m_ref_digits = 0;    // ...whose digits were read up to here
+    bool m_ref_hex = false;
 };
 
 }  // namespace detail

@@ -2,8 +2,9 @@
 // Internals of <semfp/text/html.hpp>: character references, the output builder that collapses
 // whitespace, and the element table.
 
+#include <semfp/detail/ascii.hpp>
 #include <semfp/detail/html_entities.hpp>
-#include <semfp/text/utf8.hpp>
+#include <semfp/detail/utf8_codec.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -15,22 +16,6 @@
 namespace semfp {
 inline namespace v0 {
 namespace detail {
-
-[[nodiscard]] constexpr bool html_is_space(char c) noexcept {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-[[nodiscard]] constexpr bool html_is_alpha(char c) noexcept {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-[[nodiscard]] constexpr bool html_is_alnum(char c) noexcept {
-    return html_is_alpha(c) || (c >= '0' && c <= '9');
-}
-
-[[nodiscard]] constexpr char html_lower(char c) noexcept {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
 
 /// ASCII bytes that text runs stop at: whitespace, NUL and '&'.
 inline constexpr bool html_special_byte[128] = {
@@ -77,7 +62,8 @@ struct html_char_ref {
 
 /// Reads the character reference at `s[pos]` (which is '&'), as in HTML text content: numeric
 /// references with or without ';', named references by the longest match (names that the
-/// standard also accepts without ';' may omit it). O(1): at most 33 bytes are examined.
+/// standard also accepts without ';' may omit it). A named reference examines at most 33 bytes;
+/// a numeric one reads all its digits (the value saturates above U+10FFFF).
 [[nodiscard]] constexpr html_char_ref html_read_char_ref(std::string_view s, std::size_t pos) noexcept {
     std::size_t i = pos + 1;
     const std::size_t n = s.size();
@@ -107,7 +93,7 @@ struct html_char_ref {
     }
     // Named: the alphanumeric run after '&', examined up to one byte past the longest name.
     std::size_t run = 0;
-    while (i + run < n && run <= html_entity_max_length && html_is_alnum(s[i + run])) ++run;
+    while (i + run < n && run <= html_entity_max_length && is_ascii_alnum(s[i + run])) ++run;
     if (run == 0) return {0, 0, 0};
     if (run <= html_entity_max_length && i + run < n && s[i + run] == ';') {
         if (const html_entity* e = html_find_entity(s.substr(i, run))) {
@@ -138,7 +124,8 @@ public:
     }
     void code_point(char32_t cp) {
         flush();
-        utf8::append(*m_out, cp);
+        char buf[4];
+        m_out->append(buf, utf8_encode(cp, buf));
     }
     /// Collapsible whitespace.
     void space() noexcept { m_pending_space = true; }

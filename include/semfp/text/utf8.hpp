@@ -30,11 +30,15 @@ using decoded = detail::utf8_decoded;
 
 /// Decodes the code point starting at byte `pos` of `s`. Precondition: pos < s.size().
 /// Never reads outside `s`. O(1).
-[[nodiscard]] constexpr decoded decode(std::string_view s, std::size_t pos) noexcept { return detail::utf8_decode(s, pos); }
+[[nodiscard]] constexpr decoded decode(std::string_view s, std::size_t pos) noexcept {
+    return detail::utf8_decode(s, pos);
+}
 
 /// Writes the UTF-8 form of `cp` to `out` and returns its length (1..4). A surrogate or a value
 /// above U+10FFFF is written as U+FFFD.
-constexpr std::size_t encode(char32_t cp, char (&out)[4]) noexcept { return detail::utf8_encode(cp, out); }
+constexpr std::size_t encode(char32_t cp, char (&out)[4]) noexcept {
+    return detail::utf8_encode(cp, out);
+}
 
 /// Appends the UTF-8 form of `cp` to `out` (see `encode` for invalid scalars).
 inline void append(std::string& out, char32_t cp) {

@@ -384,3 +384,17 @@ TEST_CASE("stream_decoder gives the same text for any split", "[encoding]") {
         CHECK(dec.cs() == charset::gb18030);
     }
 }
+
+TEST_CASE("charset::unknown reads a UTF-8 byte order mark as UTF-8 does", "[encoding]") {
+    const std::string_view bytes = "\xEF\xBB\xBF" "abc\xE4\xBD\xA0";
+    CHECK(semfp::to_utf8(bytes, charset::unknown).text == "abc\xE4\xBD\xA0");
+    CHECK(semfp::to_utf8(bytes, charset::unknown).cs == charset::utf8);
+    CHECK(semfp::to_utf8(bytes, charset::unknown).text == semfp::to_utf8(bytes, charset::utf8).text);
+    for (std::size_t chunk = 1; chunk <= bytes.size(); ++chunk) {
+        semfp::stream_decoder d(charset::unknown);
+        std::string out;
+        for (std::size_t i = 0; i < bytes.size(); i += chunk) (void)d.feed(bytes.substr(i, chunk), out);
+        (void)d.finish(out);
+        CHECK(out == "abc\xE4\xBD\xA0");
+    }
+}

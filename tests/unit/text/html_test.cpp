@@ -394,3 +394,38 @@ TEST_CASE("html: real pages agree with gumbo modulo whitespace", "[.][html-real-
 }
 #endif
 #endif
+
+TEST_CASE("html: streaming keeps a long numeric reference cut by chunk boundaries", "[html][stream]") {
+    const std::size_t chunk = GENERATE(std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{13}, std::size_t{64});
+    CAPTURE(chunk);
+    const std::string zeros(60, '0');
+    for (const std::string& doc : {"x&#x" + zeros + "41;y", "x&#X" + zeros + "41y", "x&#" + zeros + "65;y",
+                                   "x&#" + zeros + "65y", "a&amp;&#x" + zeros + "41&#" + zeros + "66;b"}) {
+        CAPTURE(doc);
+        CHECK(streamed(doc, chunk) == semfp::html_to_text(doc));
+    }
+    CHECK(streamed("x&#x" + zeros + "41;y", 8) == "xAy");
+    // A decimal reference that stops at a hex letter is complete: "&#12" then "ab".
+    CHECK(streamed("&#" + zeros + "65ab", chunk) == "Aab");
+    // Millions of digits cut thousands of times are read once each (a quadratic rescan would not
+    // finish in a unit test's time).
+    const std::string many = "x&#x" + std::string(2000000, '0') + "41;y";
+    CHECK(streamed(many, 8) == "xAy");
+}
+
+TEST_CASE("html: streaming one huge tag is linear", "[html][stream]") {
+    // Each feed used to rescan the tag from its '<'; a 2 MB tag in 8-byte chunks must finish
+    // quickly (no timing asserted) and give the same text as the whole document.
+    std::string big = "a<p";
+    for (int i = 0; i < 200000; ++i) big += " b=1 c='>'";
+    big += " d=\"x\" />z";
+    CHECK(semfp::html_to_text(big) == "a\nz");
+    CHECK(streamed(big, 8) == "a\nz");
+    // Every phase of the tag scanner cut at every byte.
+    const std::string tags = "<div  id = \"a>b\" data-x='c' flag / checked=yes>t</div\t><br/>u<a href=x>v</a >";
+    const auto whole = semfp::html_to_text(tags);
+    for (std::size_t c = 1; c <= tags.size(); ++c) {
+        CAPTURE(c);
+        CHECK(streamed(tags, c) == whole);
+    }
+}
