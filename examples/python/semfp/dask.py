@@ -40,6 +40,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from typing import Any, Sequence
 
 import numpy as np
@@ -124,10 +125,20 @@ def _read_block(block: Block) -> bytes:
         return f.read(block.end - block.start)
 
 
+def _file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _file_mode()  # what a new file gets from open(), as the tool's outputs
+
+
 def _atomic_write(path: str, data: bytes) -> None:
     d = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=d)
     try:
+        os.fchmod(fd, _MODE)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -324,11 +335,21 @@ def dedup(inputs: Sequence[str], out_dir: str, client: Any = None, *, options: O
 
 def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool, link: str, block_bytes: int,
          partitions: int | None, work: str, forced_format: str | None) -> dict[str, Any]:
+    clock = [time.perf_counter()]
+    seconds: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        now = time.perf_counter()
+        seconds[name] = round(now - clock[0], 3)
+        clock[0] = now
+
     blocks = _cut(inputs, block_bytes, forced_format)
+    lap("cut")
     for name in os.listdir(out_dir):  # parts of an earlier run with more blocks
         if name.startswith(("part-", "keep-")) and name.endswith(".jsonl"):
             os.unlink(os.path.join(out_dir, name))
     results = client.gather([client.submit(_fingerprint_block, b, opts, work, pure=False) for b in blocks])
+    lap("fingerprint")
     counts = np.array([r[0] for r in results], dtype=np.uint64)
     offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
     offsets[1:] = np.cumsum(counts)
@@ -338,7 +359,9 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
     edges = client.gather([client.submit(_candidates, i, p, blocks, opts, work, pure=False) for i in range(p)])
     ea = np.concatenate([e[0] for e in edges]) if edges else np.zeros(0, np.uint64)
     eb = np.concatenate([e[1] for e in edges]) if edges else np.zeros(0, np.uint64)
+    lap("candidates")
     label = _semfp.connected_components(n, ea, eb)
+    lap("components")
     centre = np.empty(n, dtype=np.uint64)
     dist = np.zeros(n, dtype=np.uint32)
     if link == "components":
@@ -355,6 +378,7 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
         for ords, c, d in client.gather(futures):
             centre[ords.astype(np.int64)] = c
             dist[ords.astype(np.int64)] = d
+    lap("replay")
     is_centre = centre == np.arange(n, dtype=np.uint64)
     number_of = np.cumsum(is_centre, dtype=np.uint64) - np.uint64(1)
     numbers = number_of[centre.astype(np.int64)] if n else np.zeros(0, np.uint64)
@@ -366,9 +390,10 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
         writes.append(client.submit(_write_block, b, lo, numbers[lo:hi], centre[lo:hi], dist[lo:hi], cb, offsets,
                                     blocks, opts, work, out_dir, keep, pure=False))
     client.gather(writes)
+    lap("write")
     return {"documents": n, "clusters": int(is_centre.sum()), "problems": int(sum(r[1] for r in results)),
             "blocks": len(blocks), "blocks_reused": int(sum(1 for r in results if r[2])), "edges": int(ea.size),
-            "partitions": p}
+            "partitions": p, "seconds": seconds}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
