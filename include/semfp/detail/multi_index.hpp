@@ -34,6 +34,7 @@
 /// Measured (bench/index_bench.cpp, 64 bits, k = 3, four 16-bit blocks): 22 bytes per entry
 /// plus bucket slack, against 48 when every table held whole keys and values.
 
+#include <semfp/error.hpp>
 #include <semfp/detail/index_table.hpp>
 #include <semfp/detail/packed_table.hpp>
 
@@ -41,7 +42,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -84,7 +84,7 @@ public:
     explicit multi_index(unsigned max_k) : multi_index(max_k, default_block_count<Bits>(max_k)) {}
     /// `blocks` in [1, Bits / 16]: every block at least as long as a bucket window.
     multi_index(unsigned max_k, unsigned blocks) : m_max_k(max_k) {
-        if (blocks == 0 || blocks > Bits / 16) throw std::invalid_argument("semfp: invalid block count");
+        if (blocks == 0 || blocks > Bits / 16) throw_invalid_argument("semfp: invalid block count");
         const unsigned m = blocks;
         unsigned start = 0;
         for (unsigned t = 0; t < m; ++t) {

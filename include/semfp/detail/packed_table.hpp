@@ -12,6 +12,7 @@
 /// with room for a sixteenth more entries, so growth never copies the whole table and the
 /// transient memory of a repack is one segment.
 
+#include <semfp/error.hpp>
 #include <semfp/detail/index_table.hpp>
 
 #include <algorithm>
@@ -20,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <vector>
 
 namespace semfp {
@@ -339,7 +339,7 @@ private:
             t.dir[2 * b] = static_cast<std::uint32_t>(cap);
             cap += want + static_cast<std::size_t>(grow + 3.0 * std::sqrt(grow) + 1.0);
         }
-        if (cap > 0xFFFFFFF0u) throw std::length_error("semfp::HammingIndex: bucket segment too large");
+        if (cap > 0xFFFFFFF0u) throw_invalid_argument("semfp::HammingIndex: bucket segment too large");
         t.dir[2 * nb] = static_cast<std::uint32_t>(cap);
         t.cap = static_cast<std::uint32_t>(cap);
         // Filled below: entries are copied, the rest of every bucket and the padding zeroed.

@@ -16,11 +16,12 @@
 /// static part never consult the table. The owner rebuilds (compacts) the trie when the overflow
 /// part grows.
 
+#include <semfp/error.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -146,7 +147,8 @@ public:
             m_root.swap(root);
             m_static_nodes = 1;
         }
-        if (m_label.size() + n >= std::numeric_limits<std::uint32_t>::max() / 2) throw std::length_error("semfp: dictionary too large");
+        if (m_label.size() + n >= std::numeric_limits<std::uint32_t>::max() / 2)
+            throw_invalid_argument("semfp: dictionary too large");
         m_label.reserve(m_label.size() + n);
         m_first.reserve(m_first.size() + n);
         overflow_reserve(m_over_count + n);
@@ -473,7 +475,7 @@ private:
             next[d] = static_cast<std::uint32_t>(total);
             total += per_depth[d];
         }
-        if (total >= unset / 2) throw std::length_error("semfp: dictionary too large");
+        if (total >= unset / 2) throw_invalid_argument("semfp: dictionary too large");
         const auto nodes = static_cast<std::uint32_t>(total);
         std::vector<std::uint32_t> label(nodes, 0u);
         std::vector<std::uint32_t> first(static_cast<std::size_t>(nodes) + 1, unset);

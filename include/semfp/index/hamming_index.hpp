@@ -220,7 +220,10 @@ public:
         // Files from versions that accepted blocks shorter than 16 bits (not searched exactly)
         // load with the longest valid layout; the entries are all kept.
         HammingIndex fresh(k, std::min(blocks, max_blocks(k)));
+        at = r.offset();
         const std::uint64_t n = r.u64();
+        // More entries than an index holds: the file is corrupt, not the caller's argument.
+        if (n >= 0xFFFFFFFEu) detail::throw_format_error("semfp::HammingIndex: too many entries", at);
         for (std::uint64_t i = 0; i < n; ++i) {
             at = r.offset();
             const auto fp = r.template fingerprint<Bits>();
