@@ -178,9 +178,21 @@ private:
 
     [[nodiscard]] static bool is_container(std::string_view name) noexcept {
         // Elements whose end is optional or that hold one paragraph are not containers.
-        return name != "p" && name != "li" && name != "dt" && name != "dd" && name != "h1" && name != "h2" &&
-               name != "h3" && name != "h4" && name != "h5" && name != "h6" && name != "option" &&
-               name != "optgroup" && name != "hr" && name != "caption" && name != "legend" && name != "summary";
+        switch (name.size()) {
+            case 1:
+                return name != "p";
+            case 2:
+                return name != "li" && name != "dt" && name != "dd" && name != "hr" &&
+                       !(name[0] == 'h' && name[1] >= '1' && name[1] <= '6');
+            case 6:
+                return name != "option" && name != "legend";
+            case 7:
+                return name != "caption" && name != "summary";
+            case 8:
+                return name != "optgroup";
+            default:
+                return true;
+        }
     }
 
     void pop() noexcept {
@@ -223,30 +235,31 @@ private:
     bool m_in_link = false;
 };
 
-/// Counts the code points and sentence punctuation of each block.
+/// Counts the code points and sentence punctuation of each block. The visible text is
+/// well-formed UTF-8 (the extractor writes U+FFFD for malformed bytes), so code points are the
+/// bytes that are not continuation bytes; the marks counted are U+3002, U+3001 (E3 80 82/81)
+/// and U+FF0C, U+FF01, U+FF1F, U+FF1B (EF BC 8C/81/9F/9B); U+3000 is space.
 inline void measure_article_blocks(std::string_view text, std::vector<article_block>& blocks) noexcept {
+    const auto* t = reinterpret_cast<const unsigned char*>(text.data());
     for (article_block& b : blocks) {
         std::uint32_t chars = 0, punct = 0;
-        for (std::size_t i = b.begin; i < b.end;) {
-            const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t e = b.end;
+        for (std::size_t i = b.begin; i < e; ++i) {
+            const unsigned c = t[i];
             if (c < 0x80) {
-                chars += (c > ' ') ? 1u : 0u;
-                ++i;
-                continue;
+                chars += c > ' ' ? 1u : 0u;
+            } else if ((c & 0xC0) != 0x80) {
+                ++chars;
+                if (i + 2 < e) {
+                    const unsigned c1 = t[i + 1], c2 = t[i + 2];
+                    if (c == 0xE3 && c1 == 0x80) {
+                        if (c2 == 0x80) --chars;
+                        else if (c2 == 0x81 || c2 == 0x82) ++punct;
+                    } else if (c == 0xEF && c1 == 0xBC && (c2 == 0x8C || c2 == 0x81 || c2 == 0x9F || c2 == 0x9B)) {
+                        ++punct;
+                    }
+                }
             }
-            const utf8::decoded d = utf8::decode(text, i);
-            ++chars;
-            switch (d.code_point) {
-                case 0x3002: case 0xFF0C: case 0xFF01: case 0xFF1F: case 0xFF1B: case 0x3001:
-                    ++punct;
-                    break;
-                case 0x3000: case 0xA0:
-                    --chars;
-                    break;
-                default:
-                    break;
-            }
-            i += d.length;
         }
         b.chars = chars;
         b.punct = punct;

@@ -72,6 +72,7 @@ void check_code_point_starts(std::string_view original, const semfp::normalized_
 }  // namespace
 
 TEST_CASE("normalize_with_offsets: same bytes as normalize on the fixtures, every option", "[normalize][offsets]") {
+    using namespace std::string_view_literals;
     const std::string texts[] = {
         std::string(semfp_test::article_a),
         std::string(semfp_test::article_b),
@@ -81,7 +82,7 @@ TEST_CASE("normalize_with_offsets: same bytes as normalize on the fixtures, ever
         read_fixture("html", "docbook_zh.txt"),
         read_fixture("html", "news_gbk.txt"),
         // Width folding, Traditional -> Simplified, Taiwan phrases, malformed bytes, NUL.
-        std::string("ＡＢＣ１２３！\xE3\x80\x80軟體與資料庫記憶體預設值，程式\xFF\xE4\xB8 End\0x", 100),
+        std::string("ＡＢＣ１２３！\xE3\x80\x80軟體與資料庫記憶體預設值，程式\xFF\xE4\xB8 End\0x"sv),
     };
     for (const auto& o : all_options()) {
         for (const std::string& t : texts) {
