@@ -208,7 +208,7 @@ int run_compare(const compare_command& cmd) {
                       j, cmd.pipeline.shingle_width, sa.size(), sb.size(), shared, containment(sa, sb),
                       containment(sb, sa));
         out += line;
-        std::snprintf(line, sizeof line, "longest shared passages (normalized text, white space collapsed, at least %zu characters):\n",
+        std::snprintf(line, sizeof line, "longest shared passages (compared after normalization, white space collapsed; at least %zu characters, shown as in B):\n",
                       cmd.min_passage);
         out += line;
         if (passages.empty()) out += "  none\n";
