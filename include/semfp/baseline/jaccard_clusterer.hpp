@@ -30,7 +30,7 @@ inline namespace v0 {
 /// `optimal_lsh_params(threshold, NumPerm, 0.02, 0.98)` unless given: it favours recall, missing
 /// a centre of similarity exactly `threshold` with probability ~3 % at threshold 0.95, and
 /// less the more similar the pair. Ids must be unique and hashable (`std::hash<Id>`).
-template <Tokenizer Tok = CharBigramTokenizer, HashPolicy Hash = default_hash, std::size_t NumPerm = 128,
+template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash, std::size_t NumPerm = 128,
           class Id = std::uint64_t>
 class JaccardClusterer {
 public:

@@ -24,6 +24,7 @@
 #include <limits>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -189,7 +190,8 @@ template <class F>
 /// probability `lsh_probability` of their Jaccard similarity.
 ///
 /// Stores the signatures (for `query`) and, per band, a hash table from the band's hash to the
-/// items holding it. Items are numbered in insertion order (their slot); ids need not be unique.
+/// items holding it. Items are numbered in insertion order (their slot); ids are unique, as in
+/// `HammingIndex` (`Id` needs `std::hash` and `==`).
 /// Memory: O(n x (NumPerm x 8 + b x ~24)) bytes.
 template <std::size_t NumPerm = 128, class Id = std::uint64_t>
 class MinHashLsh {
@@ -207,8 +209,11 @@ public:
     /// An index shaped for a Jaccard `threshold` by `optimal_lsh_params` with equal weights.
     explicit MinHashLsh(double threshold) : MinHashLsh(optimal_lsh_params(threshold, NumPerm)) {}
 
-    /// Adds `signature` under `id`. Amortized O(b x r).
+    /// Adds `signature` under `id`. Amortized O(b x r). Throws `invalid_argument_error` if `id`
+    /// is already stored (nothing is added then).
     void insert(const signature_type& signature, const Id& id) {
+        if (m_id_set.contains(id)) detail::throw_invalid_argument("MinHashLsh: duplicate id");
+        m_id_set.insert(id);
         const auto slot = static_cast<std::uint32_t>(m_ids.size());
         for (std::size_t band = 0; band < m_params.bands; ++band)
             m_buckets[band][band_key(signature, band)].push_back(slot);
@@ -294,6 +299,7 @@ private:
     lsh_params m_params;
     std::vector<std::unordered_map<std::uint64_t, std::vector<std::uint32_t>>> m_buckets;
     std::vector<Id> m_ids;
+    std::unordered_set<Id> m_id_set;
     std::vector<signature_type> m_signatures;
 };
 

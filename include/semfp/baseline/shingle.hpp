@@ -9,6 +9,7 @@
 /// the same tokenizer and normalization see exactly the same tokens.
 
 #include <semfp/concepts.hpp>
+#include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/hash.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/error.hpp>
@@ -128,7 +129,7 @@ struct shingle_scratch {
 /// repeat); a text with 1 <= k < width tokens has exactly one shingle made of all its tokens, so
 /// short texts still compare; a text without tokens has the empty set. Linear in the text size
 /// plus O(n log n) to sort n shingles. Const and thread-safe if `Tok::tokenize` is.
-template <Tokenizer Tok = CharBigramTokenizer, HashPolicy Hash = default_hash>
+template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash>
 class Shingler {
 public:
     using tokenizer_type = Tok;

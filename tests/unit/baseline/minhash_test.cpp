@@ -141,6 +141,9 @@ TEST_CASE("LSH finds planted near-duplicate pairs", "[baseline][lsh]") {
         lsh.insert(sigs.back(), i);
     }
     REQUIRE(lsh.size() == 200);
+    // Ids are unique, as in HammingIndex.
+    REQUIRE_THROWS_AS(lsh.insert(sigs.front(), 0), semfp::invalid_argument_error);
+    REQUIRE(lsh.size() == 200);
 
     const auto pairs = lsh.candidate_pairs();
     const std::set<std::pair<std::size_t, std::size_t>> found(pairs.begin(), pairs.end());

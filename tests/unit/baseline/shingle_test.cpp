@@ -91,7 +91,7 @@ TEST_CASE("Shingler makes w-shingles of tokens", "[baseline][shingle]") {
 }
 
 TEST_CASE("Shingler on Chinese text with character bigrams", "[baseline][shingle]") {
-    const semfp::Shingler<> sh;  // CharBigramTokenizer, w = 3, default hash
+    const semfp::Shingler<> sh;  // default_tokenizer (as Fingerprinter), w = 3, default hash
     CHECK(sh.width() == 3);
     // "\xE4\xB8\xAD\xE6\x96\x87\xE6\x96\x87\xE6\x9C\xAC" = 4 Han characters -> 3 bigrams -> 1 shingle
     const std::string four = "\xE4\xB8\xAD\xE6\x96\x87\xE6\x96\x87\xE6\x9C\xAC";

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace {
 
@@ -34,6 +35,11 @@ TEST_CASE("Signature: the fingerprint equals semfp::fingerprint, the sketch the 
     const double est = semfp::estimated_jaccard(maker(base_text).sketch, maker(edited).sketch);
     CHECK(std::abs(est - exact) < 0.15);
     REQUIRE(maker.exact_jaccard("", "") == 1.0);
+}
+
+TEST_CASE("Fingerprinter<> and the baselines default to the same tokenizer", "[core][signature]") {
+    STATIC_REQUIRE(std::is_same_v<semfp::Fingerprinter<>::tokenizer_type, semfp::default_tokenizer>);
+    REQUIRE(semfp::Fingerprinter<>{}(base_text) == semfp::fingerprint<64>(base_text));
 }
 
 TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[core][signature]") {
