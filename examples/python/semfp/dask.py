@@ -278,17 +278,17 @@ def _write_block(block: Block, first: int, numbers: np.ndarray, centres: np.ndar
     if z is None:
         raise RuntimeError(f"fingerprints of block {block.index} are missing or stale")
     ids = _ids_of(z)
-    known: dict[int, bytes] = {first + i: ids[i] for i in range(len(ids))}
+    # Ids of the centres, from this block and the blocks the centres lie in.
+    by_block: dict[int, list[bytes]] = {block.index: ids}
     for cb in centre_blocks:
-        if cb == block.index:
-            continue
-        other = _load_fp(work_dir, blocks[cb], options.digest)
-        if other is None:
-            raise RuntimeError(f"fingerprints of block {cb} are missing or stale")
-        base = int(offsets[cb])
-        for i, ident in enumerate(_ids_of(other)):
-            known[base + i] = ident
-    centre_ids = [known[int(c)] for c in centres]
+        if cb not in by_block:
+            other = _load_fp(work_dir, blocks[cb], options.digest)
+            if other is None:
+                raise RuntimeError(f"fingerprints of block {cb} are missing or stale")
+            by_block[cb] = _ids_of(other)
+    where = np.searchsorted(offsets[1:], centres, side="right")
+    local = centres - offsets[where]
+    centre_ids = [by_block[b][i] for b, i in zip(where.tolist(), local.tolist())]
     data = _semfp.format_dedup(ids, numbers, centre_ids, dists)
     _atomic_write(os.path.join(out_dir, f"part-{block.index:05d}.jsonl"), data)
     if keep:
