@@ -8,6 +8,7 @@
 #include <semfp/error.hpp>
 #include <semfp/version.hpp>
 
+#include <semfp/core/any_fingerprint.hpp>
 #include <semfp/core/classic_hash.hpp>
 #include <semfp/core/digest.hpp>
 #include <semfp/core/fingerprint.hpp>
