@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     std::vector<double> idfs{2.0};
     std::vector<double> tds{0.5};
     std::vector<double> tcs{0.8};
+    double tcl = 0.65;
     std::size_t df_min = 8;
     std::size_t cap = 1000;
     std::size_t min_strings = 3;
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
     std::u32string terms = U"\u3002\uFF61";
     unsigned threads = 2;
     std::size_t tput = 0;
+    std::string cluster_out;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -146,6 +148,7 @@ int main(int argc, char** argv) {
         else if (a == "--idf") idfs = parse_list(next());
         else if (a == "--td") tds = parse_list(next());
         else if (a == "--tc") tcs = parse_list(next());
+        else if (a == "--cluster-threshold") tcl = std::stod(next());
         else if (a == "--df-min") df_min = std::stoul(next());
         else if (a == "--cap") cap = std::stoul(next());
         else if (a == "--min-strings") min_strings = std::stoul(next());
@@ -157,6 +160,7 @@ int main(int argc, char** argv) {
         }
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(next()));
         else if (a == "--throughput") tput = std::stoul(next());
+        else if (a == "--cluster-out") cluster_out = next();
         else pos.push_back(a);
     }
     if (tput != 0) {
@@ -171,6 +175,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<std::string> texts;
+    std::vector<std::string> ids;
+    std::vector<bool> is_page;
     std::unordered_map<std::string, std::uint32_t> number;
     {
         std::ifstream in(pos[1]);
@@ -185,8 +191,41 @@ int main(int argc, char** argv) {
                 text = html == "main" ? semfp::extract_main_text(text) : semfp::html_to_text(text);
             }
             number.emplace(j["id"].get<std::string>(), static_cast<std::uint32_t>(texts.size()));
+            ids.push_back(j["id"].get<std::string>());
+            is_page.push_back(j.value("format", "") == "html");
             texts.push_back(std::move(text));
         }
+    }
+    if (!cluster_out.empty()) {
+        // The kit's web-page collection (every HTML doc: kinds site_page, boilerplate, repost)
+        // clustered as `semfp dedup --method period` does, written as id<TAB>cluster.
+        semfp::period_options o;
+        o.length = static_cast<std::size_t>(lengths.front());
+        o.min_idf = idfs.front();
+        o.min_noise_df = df_min;
+        o.max_postings = cap;
+        o.min_strings = min_strings;
+        o.threads = threads;
+        o.terminators = terms;
+        o.duplicate_threshold = tds.front();
+        o.contains_threshold = tcs.front();
+        o.cluster_threshold = tcl;
+        semfp::PeriodDetector det(o);
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            if (is_page[i]) {
+                (void)det.add(ids[i], texts[i]);
+            }
+        }
+        det.run();
+        std::ofstream out(cluster_out);
+        const auto clusters = det.clusters();
+        for (std::size_t c = 0; c < clusters.size(); ++c) {
+            for (const std::uint32_t m : clusters[c].members) {
+                out << det.id(m) << '\t' << c << '\n';
+            }
+        }
+        std::printf("pages %zu, clusters %zu, written to %s\n", det.size(), clusters.size(), cluster_out.c_str());
+        return 0;
     }
     std::vector<labelled_pair> pairs;
     std::vector<std::string> kinds;

@@ -54,7 +54,7 @@ inline namespace v0 {
 struct period_options {
     /// L: code points taken before each terminator (1 .. 64). Measured sweep 5..20 in
     /// bench/results/period.md.
-    std::size_t length = 10;
+    std::size_t length = 8;
     /// Terminators, as code points of the normalized text (width folding maps U+FF01..U+FF5E to
     /// ASCII, so full-width ！？；． arrive here as ! ? ; .). ASCII members end a string only in
     /// context: before white space or the end of the text, or right after a CJK character (the
@@ -64,20 +64,24 @@ struct period_options {
     std::u32string terminators = U"\u3002\uFF61!?;.";
     /// θ: strings whose IDF log(N / df) is below this are template noise and are dropped from
     /// every page (they count neither in |a| nor in the shared strings). 0 disables the filter.
-    double min_idf = 2.0;
+    double min_idf = 4.0;
     /// A string held by fewer pages is never noise, whatever θ says: in a small collection every
     /// shared string has a low IDF (two pages out of two: log 1 = 0).
     std::size_t min_noise_df = 8;
     /// M: strings held by more pages produce no pairs (they still count in |a|). 0: no cap.
     std::size_t max_postings = 1000;
     /// τ_d: a pair is `duplicate` when both containments reach this.
-    double duplicate_threshold = 0.5;
+    double duplicate_threshold = 0.95;
     /// τ_c: a pair is `contains` when one containment reaches this (and it is not a duplicate).
-    double contains_threshold = 0.8;
+    double contains_threshold = 0.9;
     /// Pages with fewer strings (after the noise filter) are never paired: one or two shared
     /// strings say nothing about a page.
     std::size_t min_strings = 3;
-    /// Whether `contains` pairs join clusters (else only `duplicate` pairs are edges).
+    /// Edges of the clusters: pairs whose two containments both reach this. Looser than τ_d
+    /// (which must also keep excerpts apart as `contains`) yet above every negative pair of the
+    /// DEV set (largest both-ways containment 0.61); measured cluster F1 in bench/results/period.md.
+    double cluster_threshold = 0.65;
+    /// Whether `contains` pairs join clusters too.
     bool cluster_contains = false;
     /// Worker threads of the pair counting; 0: hardware concurrency. Results do not depend on it.
     unsigned threads = 1;
@@ -236,6 +240,7 @@ public:
             detail::throw_invalid_argument("PeriodDetector: no terminators");
         }
         if (!(o.min_idf >= 0) || !(o.duplicate_threshold > 0 && o.duplicate_threshold <= 1) ||
+            !(o.cluster_threshold > 0 && o.cluster_threshold <= 1) ||
             !(o.contains_threshold > 0 && o.contains_threshold <= 1)) {
             detail::throw_invalid_argument("PeriodDetector: min_idf must be >= 0 and thresholds in (0, 1]");
         }
@@ -294,11 +299,17 @@ public:
         pc.max_postings = std::min(m_options.max_postings == 0 ? n : m_options.max_postings, m_noise_df - 1);
         pc.threads = m_options.threads;
         m_pairs.clear();
+        m_edges.clear();
         if (pc.max_postings >= 2) {
             for (const shared_key_pair& p : m_index.count_pairs(pc)) {
                 period_pair q = make_pair(p.a, p.b, p.shared);
                 if (q.relation != period_relation::none) {
                     m_pairs.push_back(q);
+                }
+                if (std::min(q.a_in_b, q.b_in_a) >= m_options.cluster_threshold ||
+                    q.relation == period_relation::duplicate ||
+                    (m_options.cluster_contains && q.relation == period_relation::contains)) {
+                    m_edges.push_back(graph_edge{q.a, q.b});
                 }
             }
         }
@@ -352,16 +363,12 @@ public:
     }
 
     /// Clusters after `run()`: the patent's radius-2 classes (`radius2 = true`) or connected
-    /// components of the duplicate graph (edges: `duplicate` pairs, and `contains` pairs when
-    /// `cluster_contains`). Every page is in exactly one cluster; clusters by smallest member.
-    /// A connected component's centre is its smallest member.
+    /// components of the duplicate graph (edges: pairs with both containments at least
+    /// `cluster_threshold`, `duplicate` pairs, and `contains` pairs when `cluster_contains`).
+    /// Every page is in exactly one cluster; clusters by smallest member. A connected
+    /// component's centre is its smallest member.
     [[nodiscard]] std::vector<period_cluster> clusters(bool radius2 = true) const {
-        std::vector<graph_edge> edges;
-        for (const period_pair& p : m_pairs) {
-            if (p.relation == period_relation::duplicate || m_options.cluster_contains) {
-                edges.push_back(graph_edge{p.a, p.b});
-            }
-        }
+        const std::vector<graph_edge>& edges = m_edges;
         std::vector<period_cluster> out;
         if (radius2) {
             const std::vector<std::uint32_t> centre = radius2_centres(size(), edges);
@@ -420,6 +427,7 @@ private:
     std::vector<std::uint32_t> m_raw_sizes;
     std::vector<std::uint32_t> m_sizes;
     std::vector<period_pair> m_pairs;
+    std::vector<graph_edge> m_edges;
     std::vector<std::string> m_ids;
     std::vector<std::uint64_t> m_hashes;
     std::string m_normalized;
