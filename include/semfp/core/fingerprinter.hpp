@@ -133,9 +133,9 @@ struct fingerprint_scratch {
 /// The text -> fingerprint pipeline: normalize, tokenize with `Tok`, weight each token, Simhash.
 ///
 /// With raw TF (the default) each token occurrence adds its weight (1, or its IDF), which equals
-/// weighting each distinct term by tf x idf; sub-linear TF first counts distinct terms (sorting
-/// their hashes in the scratch buffer). A text without tokens (empty, all punctuation, ...) has
-/// the all-zero fingerprint. Linear time in the text size (n log n for sub-linear TF).
+/// weighting each distinct term by tf x idf; sub-linear TF first counts distinct terms (in the
+/// scratch's open-addressing table, no sorting). A text without tokens (empty, all punctuation,
+/// ...) has the all-zero fingerprint. Linear time in the text size.
 /// Const and thread-safe if `Tok::tokenize` is.
 template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash, std::size_t Bits = 64>
 class Fingerprinter {

@@ -5,8 +5,8 @@
 /// adaptor that drops the tokens of another tokenizer found in a list.
 
 #include <semfp/concepts.hpp>
-#include <semfp/core/hash.hpp>
 #include <semfp/detail/list_lines.hpp>
+#include <semfp/detail/string_hash.hpp>
 #include <semfp/error.hpp>
 #include <semfp/text/data/stopwords_zh.hpp>
 #include <semfp/text/utf8.hpp>
@@ -85,7 +85,7 @@ private:
     static constexpr std::uint32_t empty_slot = 0xFFFFFFFFu;
 
     [[nodiscard]] static std::size_t slot_of(std::string_view w) noexcept {
-        return static_cast<std::size_t>(Mixed<Fnv1a>::hash64(w));
+        return static_cast<std::size_t>(detail::set_hash64(w));
     }
     [[nodiscard]] std::string_view entry(std::uint32_t e) const noexcept {
         return std::string_view(m_arena).substr(m_entries[e].offset, m_entries[e].length);
