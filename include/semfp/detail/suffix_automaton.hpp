@@ -8,10 +8,13 @@
 /// also cost a heap block each. Here every transition is one 12-byte edge in a single array,
 /// chained per state (cloning a state walks its chain), and looked up through one
 /// open-addressing table keyed by (state, code point). Bounds for a text of n code points:
-/// at most 2n - 1 states (12 bytes each) and 3n - 4 edges (12 bytes each plus at most 16 bytes
-/// of table slots at a load factor of at least 1/2 rounded to a power of two, <= 4 slots of 12
-/// bytes per edge in the worst case), so under 180 bytes per code point in the worst case and
-/// about 60 on prose; O(n) expected time independent of the number of distinct code points.
+/// at most 2n - 1 states (16 bytes each, 2n reserved), at most 3n - 4 edges (12 bytes each,
+/// vector growth at most doubling that), and table slots (12 bytes each) at most four per edge
+/// (load factor at least 1/4 after a doubling); so O(n) memory, under 250 bytes per code point
+/// in the worst case and 119 measured on the corpus's longest page (245,908 code points:
+/// 1.55 states and 2.08 edges per code point), which is 40 bytes per input byte on Han text
+/// (3 bytes per code point). O(n) expected time, independent of the number of distinct code
+/// points (the sorted-vector layout measured ~134 bytes per input byte and O(d^2) time).
 
 #include <cstddef>
 #include <cstdint>
