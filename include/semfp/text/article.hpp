@@ -246,18 +246,16 @@ inline void measure_article_blocks(std::string_view text, std::vector<article_bl
         const std::size_t e = b.end;
         for (std::size_t i = b.begin; i < e; ++i) {
             const unsigned c = t[i];
-            if (c < 0x80) {
-                chars += c > ' ' ? 1u : 0u;
-            } else if ((c & 0xC0) != 0x80) {
-                ++chars;
-                if (i + 2 < e) {
-                    const unsigned c1 = t[i + 1], c2 = t[i + 2];
-                    if (c == 0xE3 && c1 == 0x80) {
-                        if (c2 == 0x80) --chars;
-                        else if (c2 == 0x81 || c2 == 0x82) ++punct;
-                    } else if (c == 0xEF && c1 == 0xBC && (c2 == 0x8C || c2 == 0x81 || c2 == 0x9F || c2 == 0x9B)) {
-                        ++punct;
-                    }
+            // Branch-free count of code points other than ASCII space and controls; lead bytes
+            // E3 and EF (CJK punctuation, full-width forms) are rare in Han text.
+            chars += static_cast<std::uint32_t>(((c & 0xC0u) != 0x80u) & (c > 0x20u));
+            if ((c == 0xE3 || c == 0xEF) && i + 2 < e) {
+                const unsigned c1 = t[i + 1], c2 = t[i + 2];
+                if (c == 0xE3 && c1 == 0x80) {
+                    if (c2 == 0x80) --chars;
+                    else if (c2 == 0x81 || c2 == 0x82) ++punct;
+                } else if (c == 0xEF && c1 == 0xBC && (c2 == 0x8C || c2 == 0x81 || c2 == 0x9F || c2 == 0x9B)) {
+                    ++punct;
                 }
             }
         }
