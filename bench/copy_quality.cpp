@@ -256,8 +256,6 @@ void index_bench(const std::vector<semfp::bench::document>& docs) {
     const double build = seconds_since(t0);
     std::ostringstream saved(std::ios::binary);
     index.save(saved);
-    std::size_t postings = 0;
-    for (const auto& s : sets) postings += s.size();
 
     std::mt19937_64 rng(7);
     std::vector<std::string> qs;

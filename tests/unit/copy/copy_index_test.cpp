@@ -83,7 +83,7 @@ std::vector<expected> got(const std::vector<semfp::copy_candidate>& cs) {
 }  // namespace
 
 TEST_CASE("copy index: results equal a brute-force pairwise scan", "[copy][copy_index]") {
-    const std::size_t max_df = GENERATE(0, 3);
+    const std::size_t max_df = GENERATE(std::size_t{0}, std::size_t{3});
     semfp::copy_index_options opt;
     opt.winnowing = {5, 15, false};
     opt.max_document_frequency = max_df;

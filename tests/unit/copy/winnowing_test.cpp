@@ -77,8 +77,8 @@ TEST_CASE("winnowing: k-gram hashes are the documented polynomial, spans are tok
 }
 
 TEST_CASE("winnowing: selection equals the brute-force reference", "[copy][winnowing]") {
-    const std::size_t k = GENERATE(1, 3, 5);
-    const std::size_t t = GENERATE(5, 12, 40);
+    const std::size_t k = GENERATE(std::size_t{1}, std::size_t{3}, std::size_t{5});
+    const std::size_t t = GENERATE(std::size_t{5}, std::size_t{12}, std::size_t{40});
     const semfp::Winnower<> w({k, t, false});
     std::vector<std::string> texts = {random_han(3000, k * 100 + t), std::string(semfp_test::article_a),
                                       std::string(semfp_test::article_b), std::string(semfp_test::article_c),
@@ -110,7 +110,7 @@ TEST_CASE("winnowing: every shared run of at least t tokens shares a fingerprint
 }
 
 TEST_CASE("winnowing: density on random text is 2/(w+1) within 5 %", "[copy][winnowing]") {
-    const std::size_t t = GENERATE(14, 29, 54);
+    const std::size_t t = GENERATE(std::size_t{14}, std::size_t{29}, std::size_t{54});
     const std::size_t k = 5;
     const semfp::Winnower<> w({k, t, false});
     const std::string text = random_han(200000, t);
