@@ -152,3 +152,23 @@ TEST_CASE("normalize_with_offsets: empty text", "[normalize][offsets]") {
     CHECK(r.offsets[0] == 0);
     CHECK(r.original_range(0, 0).begin == 0);
 }
+
+TEST_CASE("normalization", "[normalize]") {
+    // full-width letters, digits and punctuation; ideographic space; case
+    CHECK(semfp::normalize("\xef\xbc\xa1\xef\xbd\x82\xef\xbc\x91\xef\xbc\x81\xe3\x80\x80X") == "ab1! x");
+    CHECK(semfp::normalize("MiXeD") == "mixed");
+    semfp::normalize_options keep_case;
+    keep_case.fold_case = false;
+    CHECK(semfp::normalize("MiXeD", keep_case) == "MiXeD");
+    // Malformed bytes and NUL are copied unchanged.
+    const std::string raw("a\xff\xc0\0b", 5);
+    CHECK(semfp::normalize(raw) == raw);
+    // Simplified text is unchanged; output never longer than input for these foldings.
+    const std::string_view zh = "\xe4\xb8\xad\xe6\x96\x87\xe3\x80\x82\xe6\x8c\x87\xe7\xba\xb9";
+    CHECK(semfp::normalize(zh) == zh);
+    // Full-width punctuation folds to ASCII.
+    CHECK(semfp::normalize("\xe4\xb8\xad\xef\xbc\x8c\xe6\x96\x87") == "\xe4\xb8\xad,\xe6\x96\x87");
+    std::string out = "stale";
+    semfp::normalize_into("", out);
+    CHECK(out.empty());
+}
