@@ -29,7 +29,8 @@ const std::map<std::string, hash_kind> hash_names{
     {"murmur", hash_kind::murmur}, {"fnv", hash_kind::fnv}, {"sdbm", hash_kind::sdbm}};
 const std::map<std::string, dedup_method> method_names{
     {"simhash", dedup_method::simhash}, {"shingle", dedup_method::shingle}, {"minhash", dedup_method::minhash},
-    {"keyword", dedup_method::keyword}, {"imatch", dedup_method::imatch}, {"exact", dedup_method::exact}};
+    {"keyword", dedup_method::keyword}, {"imatch", dedup_method::imatch}, {"exact", dedup_method::exact},
+    {"period", dedup_method::period}};
 
 // An enum option's transform, shown in the help as "a|b|c" (the names only).
 template <class T>
@@ -103,7 +104,8 @@ int parse_and_run(int argc, char** argv) {
     dd_app->add_option("--method", dd.method,
                        "simhash (Hamming distance <= --hd), shingle (exact shingle Jaccard >= --threshold, "
                        "candidates from MinHash LSH), minhash (estimated Jaccard >= --threshold), or equal "
-                       "signatures: keyword, imatch, exact (see fingerprint --method)")
+                       "signatures: keyword, imatch, exact (see fingerprint --method), or period: shared period "
+                       "feature strings over the whole input (CN102945244A; web pages)")
         ->transform(names_of(method_names));
     dd_app->add_option("--hd", dd.hd, "Hamming radius of simhash (default: semfp::recommended_distance, 5 for 64 bits, 15 for 128)")
         ->check(CLI::Range(0, 128));

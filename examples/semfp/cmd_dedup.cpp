@@ -35,6 +35,7 @@ void append_number(std::string& out, double v, bool integer) {
 int run_dedup(const dedup_command& cmd) {
     if (cmd.method == dedup_method::keyword || cmd.method == dedup_method::imatch || cmd.method == dedup_method::exact)
         return run_signature_dedup(cmd);
+    if (cmd.method == dedup_method::period) return run_period_dedup(cmd);
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
     const auto clustering = make_clustering(cmd, *engine);

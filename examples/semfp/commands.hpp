@@ -19,5 +19,7 @@ enum exit_status : int {
 [[nodiscard]] int run_seen(const seen_command& cmd);
 /// `dedup --method keyword|imatch|exact` (cmd_signatures.cpp).
 [[nodiscard]] int run_signature_dedup(const dedup_command& cmd);
+/// `dedup --method period` (cmd_dedup_period.cpp).
+[[nodiscard]] int run_period_dedup(const dedup_command& cmd);
 
 }  // namespace semfp::cli

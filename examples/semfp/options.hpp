@@ -27,7 +27,7 @@ enum class hash_kind { library_default, murmur, fnv, sdbm };
 
 /// The near-duplicate criterion of `dedup` (keyword, imatch, exact: equal signatures, see
 /// signatures.hpp).
-enum class dedup_method { simhash, shingle, minhash, keyword, imatch, exact };
+enum class dedup_method { simhash, shingle, minhash, keyword, imatch, exact, period };
 
 /// What `fingerprint` prints and `seen` stores: a Simhash fingerprint or an exact signature.
 enum class signature_method { simhash, keyword, imatch, exact };

@@ -223,6 +223,28 @@ elseif(CASE STREQUAL "compare")
   run(1 compare "${WORK}/missing.txt" "${DATA}/pages/article1.txt")
   run(2 compare only-one --text)
 
+elseif(CASE STREQUAL "period")
+  # Two pages with one article in different templates, and an unrelated page.
+  set(s "第一句话讲述了新闻的开头。第二句话给出了更多的细节。第三句话引用了一位专家的看法。第四句话总结了整个事件。")
+  file(WRITE "${WORK}/pages.jsonl"
+    "{\"id\":\"a\",\"text\":\"首页 新闻 体育\\n${s}\\n甲网\"}\n"
+    "{\"id\":\"b\",\"text\":\"<html><body><div>导航 下载</div><p>${s}</p><div>乙网 联系我们</div></body></html>\",\"format\":\"html\"}\n"
+    "{\"id\":\"c\",\"text\":\"另一篇文章完全不同。它讲的是天气和季节。明天可能会下雨。周末气温回升。\"}\n")
+  run(0 dedup "${WORK}/pages.jsonl" --method period --out "${WORK}/period.jsonl" --threads 2)
+  expect_match("${ERR}" "method: period" "summary")
+  file(READ "${WORK}/period.jsonl" lines)
+  expect_equal("${lines}" "{\"id\":\"a\",\"cluster\":0,\"centre\":\"a\",\"relation\":\"centre\",\"ccs\":1}
+{\"id\":\"b\",\"cluster\":0,\"centre\":\"a\",\"relation\":\"duplicate\",\"ccs\":1.0000}
+{\"id\":\"c\",\"cluster\":1,\"centre\":\"c\",\"relation\":\"centre\",\"ccs\":1}
+" "period clusters")
+  run(0 dedup "${WORK}/pages.jsonl" --method period --tsv --threads 1 --quiet)
+  set(one "${OUT}")
+  run(0 dedup "${WORK}/pages.jsonl" --method period --tsv --threads 3 --quiet)
+  expect_equal("${OUT}" "${one}" "period: 1 thread vs 3 threads")
+  run(2 dedup "${WORK}/pages.jsonl" --method period --keep "${WORK}/kept.jsonl")
+  run(0 compare --text "${s}" "转载：${s}")
+  expect_match("${OUT}" "shared period strings [^\n]*: 4" "shared period strings")
+
 elseif(CASE STREQUAL "output_failure")
   run(1 dedup "${INPUTS}/good.jsonl" --out "${WORK}/no/such/dir/out.jsonl")
   expect_match("${ERR}" "cannot open .*out.jsonl for writing" "output error reported")
