@@ -202,8 +202,8 @@ public:
 
     /// The articles' sentence blocks: every sentence of `text` (`for_each_sentence`) with at
     /// least `min_keywords` tokens yields one fingerprint, the hash of its token sequence (so
-    /// white space and punctuation inside do not matter), `token` set to the index of its first
-    /// token in the whole text and the span of the sentence in `text`. Complexity: linear.
+    /// white space and punctuation inside do not matter), `token` set to the number of tokens of
+    /// the sentences before it and the span of the sentence in `text`. Complexity: linear.
     void sentence_blocks(std::string_view text, std::size_t min_keywords, std::vector<winnow_fingerprint>& out) const {
         std::size_t tokens_before = 0;
         for_each_sentence(text, [&](std::string_view sentence, std::size_t offset) {
