@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (the `fuzz` preset) and runs each for SECONDS (default 60) over its
+# committed seed corpus, ASan+UBSan on. New interesting inputs go to a scratch corpus, never into
+# the committed seeds. Prints executions per target; exits non-zero at the first crash, leaving
+# the crashing input in build/fuzz/artifacts/ (turn it into a unit test).
+#   tests/fuzz/run.sh [SECONDS] [TARGET...]     e.g. tests/fuzz/run.sh 600 html encoding
+# SEMFP_FUZZ_NO_BUILD=1 skips the build; SEMFP_FUZZ_BUILD_DIR overrides build/fuzz.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+shift || true
+build=${SEMFP_FUZZ_BUILD_DIR:-build/fuzz}
+if [ -z "${SEMFP_FUZZ_NO_BUILD:-}" ]; then
+  cmake --workflow --preset fuzz
+fi
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(utf8 fingerprint html encoding hex loaders index_load baseline jsonl)
+fi
+artifacts="$build/artifacts"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$artifacts"
+for t in "${targets[@]}"; do
+  bin="$build/tests/fuzz/semfp_fuzz_$t"
+  if [ ! -x "$bin" ]; then
+    echo "fuzz $t: not built (the jsonl target needs the tool's dependencies)"
+    continue
+  fi
+  mkdir -p "$scratch/$t"
+  log="$scratch/$t.log"
+  if ! "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 -max_len=16384 -print_final_stats=1 \
+      -artifact_prefix="$artifacts/$t-" "$scratch/$t" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
+    tail -n 60 "$log"
+    echo "fuzz $t: FAILED (input saved under $artifacts/)" >&2
+    exit 1
+  fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  echo "fuzz $t: ${execs:-?} executions in ${seconds} s, no crash"
+done
