@@ -1,6 +1,7 @@
 #include "input.hpp"
 
 #include <semfp/text/article.hpp>
+#include <semfp/detail/list_lines.hpp>
 #include <semfp/text/encoding.hpp>
 #include <semfp/text/html.hpp>
 #include <semfp/text/utf8.hpp>
@@ -104,6 +105,15 @@ std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, b
 
 namespace {
 
+// `message` cut to a length fit for one line of a report.
+std::string truncated(std::string_view message) {
+    constexpr std::size_t limit = 120;
+    if (message.size() <= limit) return std::string(message);
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 codes
+    return std::string(message.substr(0, cut)) + "... (" + std::to_string(message.size()) + " bytes)";
+}
+
 // Decodes one line to UTF-8: as is when valid, else GB18030 when that decodes it cleanly (with
 // --encoding auto), else with U+FFFD replacements (a problem).
 void decode_line(Document& doc, const input_options& opt) {
@@ -134,11 +144,21 @@ void parse_json_line(Document& doc, const input_options& opt, bool keep_raw) {
         doc.problems.push_back({doc.line, std::move(message)});
         doc.valid = false;
     };
+    // The JSON parser takes a NUL byte for the end of its input and would accept what precedes
+    // it: a raw NUL is never valid JSON (only the escape \u0000 is), so the line is bad.
+    if (const std::size_t nul = doc.text.find('\0'); nul != std::string::npos) {
+        return fail("NUL byte at byte " + std::to_string(nul + 1) + " (not valid JSON)");
+    }
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(doc.text);
     } catch (const nlohmann::json::parse_error& e) {
         fail("malformed JSON at byte " + std::to_string(e.byte));
+        return;
+    } catch (const nlohmann::json::exception& e) {
+        // A number that does not fit a double (1e999, a 100,000-digit id): the library's message
+        // quotes the whole number, so only its start is shown.
+        fail("malformed JSON: " + truncated(e.what()));
         return;
     }
     if (!j.is_object()) return fail("not a JSON object");
@@ -229,6 +249,7 @@ struct DocumentReader::state {
     std::string line;
 
     void add_path(const std::string& path);
+    void scan_directory(const fs::path& root, const fs::path& dir, std::vector<unit>& found, int depth);
     bool open_next();
     bool read_whole(const unit& u, Document& doc);
     bool next_line_document(Document& doc);
@@ -249,26 +270,7 @@ void DocumentReader::state::add_path(const std::string& path) {
     const fs::path p(path);
     if (fs::is_directory(p, ec)) {
         std::vector<unit> found;
-        fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
-        if (ec) {
-            diag->bad_input(path, 0, "cannot read directory: " + ec.message());
-            return;
-        }
-        for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-            if (ec) break;
-            std::error_code ec2;
-            if (!it->is_regular_file(ec2)) continue;
-            const input_format f = directory_member_format(it->path(), opt->format);
-            if (f == input_format::detect) continue;
-            unit u;
-            u.path = it->path().string();
-            u.name = u.path;
-            u.id = it->path().lexically_relative(p).generic_string();
-            u.format = f;
-            total += it->file_size(ec2);
-            found.push_back(std::move(u));
-        }
-        if (ec) diag->bad_input(path, 0, "cannot read directory: " + ec.message());
+        scan_directory(p, p, found, 0);
         std::sort(found.begin(), found.end(), [](const unit& a, const unit& b) { return a.id < b.id; });
         for (auto& u : found) units.push_back(std::move(u));
         return;
@@ -281,6 +283,61 @@ void DocumentReader::state::add_path(const std::string& path) {
     const auto size = fs::file_size(p, ec);
     if (!ec) total += size;
     units.push_back(std::move(u));
+}
+
+// Lists the documents under `dir` (depth first). A directory that cannot be read, or an entry
+// whose type cannot be told (a dangling link named like a document, say), is bad input, so it
+// is reported (fatal under --strict) rather than silently missing from the results. Symbolic
+// links to directories are not followed (no cycles); a depth limit guards against the rest.
+void DocumentReader::state::scan_directory(const fs::path& root, const fs::path& dir, std::vector<unit>& found,
+                                           int depth) {
+    const std::string shown = dir.string();
+    if (depth > 256) {
+        diag->bad_input(shown, 0, "directory nested too deeply (more than 256 levels)");
+        return;
+    }
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+        diag->bad_input(shown, 0, "cannot read directory: " + ec.message());
+        return;
+    }
+    std::vector<fs::path> subdirs;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::directory_entry& e = *it;
+        std::error_code ec2;
+        const fs::file_status st = e.status(ec2);
+        const input_format f = directory_member_format(e.path(), opt->format);
+        if (st.type() == fs::file_type::not_found) {
+            // A symbolic link whose target is missing: bad input when it would have been read.
+            if (f != input_format::detect) {
+                diag->bad_input(e.path().string(), 0,
+                                "cannot read: " + (ec2 ? ec2.message() : std::string("dangling symbolic link")));
+            }
+            continue;
+        }
+        if (ec2) {
+            // Its type cannot be told (permissions, a path too long to resolve): it may be a
+            // directory of documents, so it is reported whatever its name.
+            diag->bad_input(e.path().string(), 0, "cannot read: " + ec2.message());
+            continue;
+        }
+        if (fs::is_directory(st)) {
+            if (!e.is_symlink(ec2)) subdirs.push_back(e.path());
+            continue;
+        }
+        if (!fs::is_regular_file(st) || f == input_format::detect) continue;
+        unit u;
+        u.path = e.path().string();
+        u.name = u.path;
+        u.id = e.path().lexically_relative(root).generic_string();
+        u.format = f;
+        const auto size = e.file_size(ec2);
+        if (!ec2) total += size;
+        found.push_back(std::move(u));
+    }
+    if (ec) diag->bad_input(shown, 0, "cannot read directory: " + ec.message());
+    for (const fs::path& sub : subdirs) scan_directory(root, sub, found, depth + 1);
 }
 
 bool DocumentReader::state::open_next() {
@@ -319,9 +376,26 @@ bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
         diag->bad_input(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
         return false;
     }
-    doc.text.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    // Read at most one byte more than the bound: a file that grows, a FIFO or a device cannot
+    // make the read unbounded.
+    const std::size_t max = opt->max_document_bytes;
+    doc.text.clear();
+    char chunk[1 << 16];
+    while (f && doc.text.size() <= max) {
+        f.read(chunk, static_cast<std::streamsize>(std::min<std::size_t>(sizeof chunk, max + 1 - doc.text.size())));
+        doc.text.append(chunk, static_cast<std::size_t>(f.gcount()));
+    }
     if (f.bad()) {
         diag->bad_input(u.name, 0, "read error");
+        return false;
+    }
+    if (doc.text.size() > max) {
+        std::error_code ec;
+        const auto size = fs::file_size(fs::path(u.path), ec);
+        done += ec ? doc.text.size() : size;
+        std::string().swap(doc.text);
+        diag->bad_input(u.name, 0, "file larger than the maximum document size (" + std::to_string(max) +
+                                       " bytes; see --max-document-size), skipped");
         return false;
     }
     done += doc.text.size();
@@ -334,10 +408,18 @@ bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
 }
 
 bool DocumentReader::state::next_line_document(Document& doc) {
-    while (std::getline(*in, line)) {
+    for (;;) {
+        const detail::bounded_line r = detail::read_bounded_line(*in, line, opt->max_document_bytes);
+        if (r.status == detail::line_status::end) break;
         ++line_no;
-        const std::size_t consumed = line.size() + 1;
+        const std::size_t consumed = r.consumed;
         done += consumed;
+        if (r.status == detail::line_status::too_long) {
+            diag->bad_input(current->name, line_no, "line longer than the maximum document size (" +
+                                                        std::to_string(opt->max_document_bytes) +
+                                                        " bytes; see --max-document-size), skipped");
+            continue;
+        }
         std::string_view bytes(line);
         if (!bytes.empty() && bytes.back() == '\r') bytes.remove_suffix(1);
         if (line_no == 1 && bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);

@@ -1,6 +1,10 @@
 #include "workers.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <system_error>
 
 namespace semfp::cli {
 
@@ -8,11 +12,36 @@ namespace {
 // Indices handed out per grab: small enough to balance uneven documents, large enough to keep
 // the shared counter cold.
 constexpr std::size_t grain = 8;
+
+// The test hook SEMFP_THREAD_LIMIT=n makes thread creation fail after n threads in all, as it
+// does for real under `ulimit -u` or when the system runs out of threads (root ignores
+// `ulimit -u`, so the ctest cases need another way to get there).
+unsigned thread_limit_for_tests() {
+    const char* v = std::getenv("SEMFP_THREAD_LIMIT");
+    if (v == nullptr || *v == '\0') return 0;
+    const unsigned long n = std::strtoul(v, nullptr, 10);
+    return n == 0 ? 1u : static_cast<unsigned>(std::min(n, 1ul << 20));
+}
+
 }  // namespace
 
 WorkerPool::WorkerPool(unsigned threads) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned i = 1; i < threads; ++i) m_threads.emplace_back([this] { work(); });
+    const unsigned limit = thread_limit_for_tests();
+    // A thread that cannot be created is not fatal: the job runs on the threads there are (at
+    // least the caller's). Without this the pool would be left half-built.
+    try {
+        m_threads.reserve(threads - 1);
+        for (unsigned i = 1; i < threads; ++i) {
+            if (limit != 0 && i >= limit) {
+                throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+            }
+            m_threads.emplace_back([this] { work(); });
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "semfp: warning: could start only %u of %u threads (%s); continuing with %u\n",
+                     size(), threads, e.what(), size());
+    }
 }
 
 WorkerPool::~WorkerPool() {

@@ -120,6 +120,123 @@ elseif(CASE STREQUAL "safety_atomic")
   run(1 fingerprint "${INPUTS}/good.jsonl" --out "${WORK}/adir")
   expect_match("${ERR}" "is a directory" "a directory as output")
 
+elseif(CASE STREQUAL "safety_hostile_json")
+  # Numbers that overflow, a 100,000-digit id and a NUL byte: each one bad line, reported with
+  # file:line and skipped (fatal only under --strict); no message echoes the input.
+  string(REPEAT "9" 100000 digits)
+  file(WRITE "${WORK}/h.jsonl"
+       "{\"id\":\"a\",\"text\":\"ok\",\"meta\":{\"score\":1e999}}\n{\"id\":${digits},\"text\":\"x\"}\n")
+  # A NUL byte inside a line (CMake strings cannot hold one: written by the shell).
+  execute_process(COMMAND /bin/sh -c "printf '{\"id\":\"e\",\"text\":\"ok\"}\\000 garbage\\n' >> '${WORK}/h.jsonl'")
+  file(APPEND "${WORK}/h.jsonl" "{\"id\":\"g\",\"text\":\"good\"}\n")
+  run(0 dedup "${WORK}/h.jsonl" --tsv --keep "${WORK}/kept.jsonl")
+  expect_match("${ERR}" "h.jsonl:1: malformed JSON: [^\n]*number overflow" "1e999")
+  expect_match("${ERR}" "h.jsonl:2: malformed JSON: [^\n]*\\.\\.\\. \\([0-9]+ bytes\\)" "long number cut")
+  expect_match("${ERR}" "h.jsonl:3: NUL byte at byte 23" "NUL byte")
+  expect_match("${ERR}" "3 bad input" "counted")
+  string(LENGTH "${ERR}" err_len)
+  if(err_len GREATER 4000)
+    message(FATAL_ERROR "messages echo the input (${err_len} bytes on stderr)")
+  endif()
+  expect_equal("${OUT}" "g\t0\n" "only the good line")
+  expect_file("${WORK}/kept.jsonl" "{\"id\":\"g\",\"text\":\"good\"}\n" "--keep holds the good line only")
+  run(1 dedup "${WORK}/h.jsonl" --strict --quiet)
+  expect_match("${ERR}" "h.jsonl:1: malformed JSON" "fatal under --strict")
+  file(WRITE "${WORK}/nul.jsonl" "")
+  execute_process(COMMAND /bin/sh -c "printf '{\"id\":\"e\",\"text\":\"ok\"}\\000 x\\n' > '${WORK}/nul.jsonl'")
+  run(1 fingerprint "${WORK}/nul.jsonl" --strict)
+  expect_match("${ERR}" "nul.jsonl:1: NUL byte" "NUL byte fatal under --strict")
+
+elseif(CASE STREQUAL "safety_max_size")
+  # Lines and files over --max-document-size are bad input with file:line; the rest is read.
+  string(REPEAT "x" 2000 long)
+  file(WRITE "${WORK}/l.txt" "short one\n${long}\nshort two\n")
+  run(0 fingerprint "${WORK}/l.txt" --max-document-size 1k)
+  expect_match("${ERR}" "l.txt:2: line longer than the maximum document size \\(1024 bytes" "long line")
+  expect_match("${OUT}" "l.txt:1\t[0-9a-f]+\n[^\n]*l.txt:3\t" "the other lines")
+  run(1 fingerprint "${WORK}/l.txt" --max-document-size 1024 --strict)
+  run(0 fingerprint "${WORK}/l.txt" --quiet)
+  count_lines(n "${OUT}")
+  expect_equal(${n} 3 "default bound (256 MiB)")
+  file(MAKE_DIRECTORY "${WORK}/dir")
+  file(WRITE "${WORK}/dir/big.txt" "${long}")
+  file(WRITE "${WORK}/dir/small.txt" "short")
+  run(0 fingerprint "${WORK}/dir" --max-document-size 1K)
+  expect_match("${ERR}" "big.txt: file larger than the maximum document size" "big file")
+  expect_match("${OUT}" "^small.txt\t" "small file read")
+  run(2 fingerprint "${WORK}/l.txt" --max-document-size lots)
+
+elseif(CASE STREQUAL "safety_threads")
+  # Thread creation failing must not hang or crash: the pool runs on the threads it got. The
+  # SEMFP_THREAD_LIMIT hook makes std::thread creation fail (root ignores ulimit -u).
+  run(0 dedup "${DATA}/pg_messages_zh.jsonl" --tsv --threads 1 --quiet)
+  set(one "${OUT}")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E env SEMFP_THREAD_LIMIT=2 "${TOOL}" dedup
+                          "${DATA}/pg_messages_zh.jsonl" --tsv --threads 64 --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+  expect_equal("${rc}" 0 "exit status with 2 of 64 threads")
+  expect_match("${err}" "could start only 2 of 64 threads" "fallback reported")
+  expect_equal("${out}" "${one}" "same output on fewer threads")
+  execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT uid STREQUAL "0")
+    # The real limit: no new process or thread for this user.
+    run_sh(0 "ulimit -u 1 && exec '${TOOL}' dedup '${DATA}/pg_messages_zh.jsonl' --tsv --threads 8 --quiet")
+    expect_equal("${OUT}" "${one}" "same output under ulimit -u 1")
+  else()
+    message(STATUS "running as root: ulimit -u does not apply; thread failure tested through SEMFP_THREAD_LIMIT")
+  endif()
+
+elseif(CASE STREQUAL "safety_unreadable_dir")
+  # Unreadable directories and entries are bad input (reported; fatal under --strict).
+  file(MAKE_DIRECTORY "${WORK}/in/sub")
+  file(WRITE "${WORK}/in/a.txt" "近年来，大量网页被不同的网站反复转载。")
+  file(WRITE "${WORK}/in/sub/b.txt" "今天下午到夜间，本市大部分地区将出现五到六级的偏北风。")
+  # A link whose target is gone, named like a document.
+  file(CREATE_LINK "${WORK}/missing.txt" "${WORK}/in/gone.txt" SYMBOLIC)
+  run(0 dedup "${WORK}/in" --tsv)
+  expect_match("${ERR}" "gone.txt: cannot read" "dangling link reported")
+  expect_match("${OUT}" "a.txt\t0\nsub/b.txt\t1\n" "the rest is read")
+  run(1 dedup "${WORK}/in" --tsv --strict)
+  file(REMOVE "${WORK}/in/gone.txt")
+  execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT uid STREQUAL "0")
+    file(CHMOD "${WORK}/in/sub" PERMISSIONS OWNER_WRITE)
+    run(0 dedup "${WORK}/in" --tsv)
+    file(CHMOD "${WORK}/in/sub" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+    expect_match("${ERR}" "in/sub: cannot read directory" "unreadable directory reported")
+    expect_equal("${OUT}" "a.txt\t0\n" "the readable part")
+  else()
+    message(STATUS "running as root: permissions do not block reads; a directory that cannot be opened "
+                   "is made from a path longer than PATH_MAX instead")
+  endif()
+  # A directory that cannot be opened for any user: its path is longer than PATH_MAX (built with
+  # relative mkdir/cd steps, which have no such limit).
+  set(deep "${WORK}_deep")
+  execute_process(COMMAND rm -rf "${deep}")
+  file(MAKE_DIRECTORY "${deep}")
+  file(WRITE "${deep}/top.txt" "近年来，大量网页被不同的网站反复转载。")
+  execute_process(COMMAND /bin/sh -c
+    "cd '${deep}' && for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do d=$(printf '%0200d' $i); mkdir $d && cd -P $d || exit 1; done; echo 深 > deep.txt"
+    RESULT_VARIABLE rc)
+  expect_equal("${rc}" 0 "building the deep tree")
+  run(0 dedup "${deep}" --tsv)
+  expect_match("${ERR}" "cannot read[^\n]*: File name too long" "directory that cannot be opened reported")
+  expect_match("${OUT}" "^top.txt\t0\n$" "the readable part")
+  run(1 dedup "${deep}" --tsv --strict)
+  expect_match("${ERR}" "cannot read" "fatal under --strict")
+  execute_process(COMMAND rm -rf "${deep}")
+
+elseif(CASE STREQUAL "safety_compare_limit")
+  # compare bounds its operands (memory ~134 bytes per byte, time up to quadratic).
+  string(REPEAT "近年来，大量网页被不同的网站反复转载。" 100 big)
+  run(1 compare --text "${big}" "近年来" --max-size 1k)
+  expect_match("${ERR}" "the text operand is larger than 1024 bytes[^\n]*--max-size" "text operand")
+  file(WRITE "${WORK}/a.txt" "${big}")
+  run(1 compare "${WORK}/a.txt" "${WORK}/a.txt" --max-size 1000)
+  expect_match("${ERR}" "a.txt is larger than 1000 bytes" "file operand")
+  run(0 compare "${WORK}/a.txt" "${WORK}/a.txt")
+  expect_match("${OUT}" "Hamming distance 0 " "default bound takes it")
+
 else()
   message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()
