@@ -1,6 +1,7 @@
 #include "args.hpp"
 
 #include "commands.hpp"
+#include "copies.hpp"
 #include "signature_args.hpp"
 
 #include <semfp/version.hpp>
@@ -128,6 +129,9 @@ int parse_and_run(int argc, char** argv) {
     seen_command seen;
     auto* seen_app = add_seen_command(app, seen);
 
+    copies_command copies;
+    auto* copies_app = add_copies_command(app, copies);
+
     compare_command cmp;
     auto* cmp_app = app.add_subcommand("compare", "Explain how similar two documents are");
     cmp_app->add_option("a_b", cmp.operands, "Two files (or two texts with --text)")->required()->expected(2);
@@ -173,6 +177,7 @@ int parse_and_run(int argc, char** argv) {
     if (*fp_app) return run_fingerprint(fp);
     if (*dd_app) return run_dedup(dd);
     if (*seen_app) return run_seen(seen);
+    if (*copies_app) return run_copies(copies);
     return run_compare(cmp);
 }
 

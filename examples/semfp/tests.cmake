@@ -4,7 +4,7 @@ set(semfp_tool_check "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/check.cmake")
 set(semfp_tool_cases
   sample_dedup sample_methods deterministic fingerprint_stdin fingerprint_lines bad_input strict
   missing_field unreadable usage directory compare output_failure
-  safety_same_file safety_directory safety_atomic html_text signatures seen period)
+  safety_same_file safety_directory safety_atomic html_text signatures seen period copies)
 foreach(case IN LISTS semfp_tool_cases)
   add_test(NAME semfp.tool.${case}
     COMMAND "${CMAKE_COMMAND}"

@@ -223,6 +223,29 @@ elseif(CASE STREQUAL "compare")
   run(1 compare "${WORK}/missing.txt" "${DATA}/pages/article1.txt")
   run(2 compare only-one --text)
 
+elseif(CASE STREQUAL "copies")
+  # q1 copies a 59-character passage of c2 (in Traditional characters); q2 copies nothing.
+  set(p "近年来大量网页被不同的网站反复转载搜索引擎在抓取这些网页时常常会遇到内容几乎完全相同的文档这些重复的网页浪费了存储空间")
+  set(t "近年來大量網頁被不同的網站反復轉載搜索引擎在抓取這些網頁時常常會遇到內容幾乎完全相同的文檔這些重複的網頁浪費了存儲空間")
+  file(WRITE "${WORK}/corpus.jsonl"
+    "{\"id\":\"c1\",\"text\":\"今天上午市气象台发布了大风蓝色预警信号预计今天下午到夜间本市大部分地区将出现五到六级的偏北风\"}\n"
+    "{\"id\":\"c2\",\"text\":\"开头的话。${p}。结尾的话。\"}\n")
+  file(WRITE "${WORK}/queries.jsonl"
+    "{\"id\":\"q1\",\"text\":\"另一篇文章的开头，${t}！\"}\n"
+    "{\"id\":\"q2\",\"text\":\"完全原创的文字没有任何抄袭的内容只是一些普通的句子而已这里再多写几个字凑够长度吧\"}\n")
+  run(0 copies "${WORK}/queries.jsonl" --against "${WORK}/corpus.jsonl" --json --quiet)
+  count_lines(n "${OUT}")
+  if(NOT n EQUAL 1)
+    message(FATAL_ERROR "copies: expected one line, got ${n}:\n${OUT}")
+  endif()
+  # 另一篇文章的开头， is 27 bytes; 开头的话。 is 15 bytes; the passage is 59 characters.
+  expect_match("${OUT}" "^{\"query\":\"q1\",\"source\":\"c2\",\"share\":0\\.[0-9]+,\"passages\":\\[{\"query_begin\":27,\"query_end\":204,\"source_begin\":15,\"source_end\":192,\"chars\":59}\\]}" "copies json")
+  run(0 copies "${WORK}/queries.jsonl" --against "${WORK}/corpus.jsonl" --min-passage 60 --json --quiet)
+  expect_no_match("${OUT}" "query" "nothing of 60 characters")
+  run(0 copies "${WORK}/queries.jsonl" --against "${WORK}/corpus.jsonl" --quiet)
+  expect_match("${OUT}" "query q1 <- source c2: share" "copies text")
+  run(2 copies "${WORK}/queries.jsonl")
+
 elseif(CASE STREQUAL "period")
   # Two pages with one article in different templates, and an unrelated page.
   set(s "第一句话讲述了新闻的开头。第二句话给出了更多的细节。第三句话引用了一位专家的看法。第四句话总结了整个事件。")
