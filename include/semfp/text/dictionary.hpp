@@ -18,6 +18,7 @@
 /// \endcode
 /// or include <semfp/dict/embedded.hpp> for the bundled list (`semfp::embedded_dictionary()`).
 
+#include <semfp/detail/list_lines.hpp>
 #include <semfp/detail/seg_trie.hpp>
 #include <semfp/error.hpp>
 #include <semfp/text/char_class.hpp>
@@ -240,14 +241,22 @@ public:
     /// Strong guarantee: on any exception the dictionary is unchanged.
     /// \throws parse_error (with the 1-based line and column) for invalid UTF-8, a word made
     ///         only of punctuation, a frequency that is not a non-negative integer, or more than
-    ///         three columns; io_error when the stream fails other than at its end.
+    ///         three columns, a line longer than 1 MiB; io_error when the stream fails other
+    ///         than at its end.
     /// Complexity: linear in the size of the stream plus the size of the dictionary (rebuild).
     void load(std::istream& in) {
         detail::seg_word_list words;
         std::string line;
         std::size_t line_no = 0;
-        while (std::getline(in, line)) {
+        for (;;) {
+            const detail::bounded_line r = detail::read_bounded_line(in, line, detail::max_list_line_bytes);
+            if (r.status == detail::line_status::end) break;
             ++line_no;
+            if (r.status == detail::line_status::too_long) {
+                detail::throw_parse_error("semfp: dictionary line longer than " +
+                                              std::to_string(detail::max_list_line_bytes) + " bytes",
+                                          line_no, 1);
+            }
             std::string_view v(line);
             std::size_t col0 = 0;
             if (line_no == 1 && v.substr(0, 3) == "\xEF\xBB\xBF") {
@@ -354,14 +363,17 @@ public:
 
     /// Byte length of the longest word that ends at byte `end` of `text` (occupies
     /// `[end - length, end)`), or 0 when no word does. Never reads outside `text`.
-    /// The first call builds the reverse trie unless `prepare_reverse()` ran (then an allocation
-    /// failure terminates the program, as this function is `noexcept`).
+    /// Fast (one walk of the reverse trie) once `prepare_reverse()` has run, as `FmmSegmenter`
+    /// does for its reverse modes; before that it never builds anything (it cannot fail) and
+    /// answers with forward lookups of each candidate suffix, O(max_word_length()^2).
     [[nodiscard]] std::size_t longest_suffix(std::string_view text, std::size_t end) const noexcept {
-        const detail::seg_trie& rev = reverse_trie();
+        end = end < text.size() ? end : text.size();
+        if (!m_reverse_ready.load(std::memory_order_acquire)) return longest_suffix_forward(text, end);
+        const detail::seg_trie& rev = m_reverse;
         if (!rev.has_nodes()) return 0;
         std::uint32_t node = 0;
         std::size_t best = 0;
-        std::size_t p = end < text.size() ? end : text.size();
+        std::size_t p = end;
         while (p > 0) {
             char32_t c;
             std::size_t q;
@@ -515,6 +527,22 @@ private:
     }
 
     // The reverse trie, built on first use (double-checked; the flag is published last).
+    /// `longest_suffix` without the reverse trie: each suffix of up to max_word_length() code
+    /// points (a word never spans invalid UTF-8) looked up in the forward trie.
+    [[nodiscard]] std::size_t longest_suffix_forward(std::string_view text, std::size_t end) const noexcept {
+        std::size_t best = 0;
+        std::size_t p = end;
+        for (std::size_t cps = 0; p > 0 && cps < max_word_length(); ++cps) {
+            std::size_t q = p - 1;
+            while (q > 0 && p - q < 4 && (static_cast<unsigned char>(text[q]) & 0xC0) == 0x80) --q;
+            const utf8::decoded d = utf8::decode(text, q);
+            if (!d.valid || q + d.length != p) break;
+            p = q;
+            if (contains(text.substr(p, end - p))) best = end - p;
+        }
+        return best;
+    }
+
     [[nodiscard]] const detail::seg_trie& reverse_trie() const {
         if (!m_reverse_ready.load(std::memory_order_acquire)) {
             const std::lock_guard<std::mutex> lock(m_reverse_mutex);
