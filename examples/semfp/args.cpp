@@ -56,6 +56,11 @@ void add_input_options(CLI::App& app, input_options& in) {
     app.add_option("--id-field", in.id_field, "JSON field holding the document id")->capture_default_str();
     app.add_option("--text-field", in.text_field, "JSON field holding the document text")->capture_default_str();
     app.add_flag("--strict", in.strict, "Stop with exit status 1 at the first bad input");
+    app.add_option("--max-document-size", in.max_document_bytes,
+                   "Longest line or file read as one document (bytes; suffixes k, M, G are powers of 1024); "
+                   "longer ones are bad input")
+        ->transform(CLI::AsSizeValue(false))
+        ->default_str("256M");
     app.add_option("--html-text", in.html_text,
                    "Text of HTML documents: main (the article; all visible text when the page has none) or all "
                    "(all visible text); default: main")
@@ -153,6 +158,12 @@ int parse_and_run(int argc, char** argv) {
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     cmp_app->add_flag("--json", cmp.json, "Print the comparison as one JSON object");
+    cmp_app->add_option("--max-size", cmp.max_bytes,
+                        "Largest operand compared (bytes; suffixes k, M, G are powers of 1024): the passage "
+                        "search needs ~134 bytes of memory per input byte and may take time quadratic in the "
+                        "number of distinct characters")
+        ->transform(CLI::AsSizeValue(false))
+        ->default_str("1M");
 
     try {
         app.parse(argc, argv);

@@ -52,6 +52,9 @@ struct input_options {
     std::string text_field = "text";
     bool strict = false;
     html_text_mode html_text = html_text_mode::main;
+    /// Longest line (JSON Lines, lines) or file (text, HTML) read as one document; longer ones
+    /// are bad input, so hostile input cannot exhaust memory.
+    std::size_t max_document_bytes = std::size_t{256} << 20;
 };
 
 struct pipeline_options {
@@ -99,6 +102,9 @@ struct compare_command {
     std::size_t passages = 5;
     std::size_t min_passage = 8;
     bool json = false;
+    /// Largest operand compared (bytes): the passage search holds ~134 bytes per input byte and
+    /// its time can grow with the square of the number of distinct characters.
+    std::size_t max_bytes = std::size_t{1} << 20;
 };
 
 /// `semfp seen`: which documents were seen before, against a persistent store.

@@ -4,7 +4,8 @@ set(semfp_tool_check "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/check.cmake")
 set(semfp_tool_cases
   sample_dedup sample_methods deterministic fingerprint_stdin fingerprint_lines bad_input strict
   missing_field unreadable usage directory compare output_failure
-  safety_same_file safety_directory safety_atomic html_text signatures seen period copies)
+  safety_same_file safety_directory safety_atomic safety_hostile_json safety_max_size safety_threads
+  safety_unreadable_dir safety_compare_limit html_text signatures seen period copies)
 foreach(case IN LISTS semfp_tool_cases)
   add_test(NAME semfp.tool.${case}
     COMMAND "${CMAKE_COMMAND}"
@@ -16,3 +17,9 @@ foreach(case IN LISTS semfp_tool_cases)
       -P "${semfp_tool_check}")
   set_tests_properties(semfp.tool.${case} PROPERTIES TIMEOUT 120)
 endforeach()
+
+# The tool's sample outputs quoted in the READMEs must be what it prints today; regenerate them
+# with cmake -DTOOL=<semfp> -DMODE=update -P cmake/readme_samples.cmake.
+add_test(NAME semfp.tool.readme_samples
+  COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:semfp_tool>" -DMODE=check
+    -P "${PROJECT_SOURCE_DIR}/cmake/readme_samples.cmake")
