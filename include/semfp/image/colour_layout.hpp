@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The colour-layout image signature of the fingerprint articles (their "色阶图" method): an
+/// The colour-layout image signature of the fingerprint articles (their colour-level map method): an
 /// image is cut into M x N blocks, each block is represented by its most frequent colour in a
 /// small palette, and the signature is the string of the blocks' palette letters (like the
 /// pixels of an XPM icon). Two images are near-duplicates when few blocks differ.

@@ -111,20 +111,15 @@ public:
     }
 
     /// Removes the entry with `id`; returns false if there is none. O(bucket size x blocks).
-    bool erase(std::uint64_t id) noexcept {
+    /// Throws `std::bad_alloc` only when recording the freed slot for reuse needs memory that is
+    /// not available; strong guarantee (nothing is removed then).
+    bool erase(std::uint64_t id) {
         const std::uint32_t slot = m_ids_map.find(id, id_of());
         if (slot == detail::id_table::none) return false;
-        if (m_free.size() == m_free.capacity()) {
-            // Freed slots are reused when possible; if recording one would need memory we do
-            // not have, the slot is leaked rather than failing.
-            try {
-                detail::reserve_one_more(m_free);
-            } catch (...) {
-            }
-        }
+        detail::reserve_one_more(m_free);  // the only allocation: before anything changes
         m_index.erase(m_fps[slot].data(), slot);
         m_ids_map.erase(id, id_of());
-        if (m_free.size() < m_free.capacity()) m_free.push_back(slot);
+        m_free.push_back(slot);  // capacity reserved above
         return true;
     }
 

@@ -164,7 +164,7 @@ inline std::filesystem::path create_unique_temporary(const std::filesystem::path
     try {
         std::random_device rd;
         salt = (std::uint64_t{rd()} << 32) ^ rd();
-    } catch (...) {
+    } catch (const std::exception&) {
         // No entropy source: the counter and the address of a local still separate this call
         // from the others of this process; exclusive creation settles the rest.
         salt = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&salt));

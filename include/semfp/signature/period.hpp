@@ -1,15 +1,15 @@
 #pragma once
 /// \file
 /// `PeriodDetector`: duplicate web pages found by their period feature strings, after the
-/// patent "基于句号特征字串的中文网页重复文档检测" (CN102945244A).
+/// patent on duplicate Chinese web pages found by period feature strings (CN102945244A).
 ///
 /// Why this method for web pages: a re-posted article keeps its sentences but gets another
 /// site's template. The patent takes, before every full stop, the last L characters of the
-/// sentence (its "period feature string"): Chinese prose ends sentences with 。 and navigation,
+/// sentence (its "period feature string"): Chinese prose ends sentences with U+3002 and navigation,
 /// link lists and ads almost never do, so the strings come from the article; the few template
-/// sentences that do end with 。 ("版权所有。") repeat on every page of a site and are removed by
+/// sentences that do end with U+3002 ("all rights reserved" + U+3002) repeat on every page of a site and are removed by
 /// their low inverse document frequency over the collection. Two pages are then compared by the
-/// strings they share: common-containment similarity CCS(a, b) = |a ∩ b| / min(|a|, |b|) and
+/// strings they share: common-containment similarity CCS(a, b) = |a & b| / min(|a|, |b|) and
 /// the two one-way containments, which tell a duplicate (both ways high) from a page containing
 /// another (one way high: an excerpt). The collection-level steps are an inverted index from
 /// strings to pages (`PostingIndex`), pair counting of shared strings, and clusters of the
@@ -17,8 +17,8 @@
 ///
 /// What the patent text leaves open, and what was chosen here by measurement on the evaluation
 /// kit's DEV pairs (`semfp_period_quality`, bench/results/period.md), at zero false positives on
-/// distinct and same-site pairs: the string length L, the IDF threshold θ, the posting cap M and
-/// the two thresholds τ_d and τ_c. The defaults of `period_options` are those choices.
+/// distinct and same-site pairs: the string length L, the IDF threshold theta, the posting cap M and
+/// the two thresholds tau_d and tau_c. The defaults of `period_options` are those choices.
 ///
 /// Feature strings (`for_each_period_string`): the text is normalized (`normalize_into`: width,
 /// case and script folding, so full-width/half-width and Traditional/Simplified variants give the
@@ -56,28 +56,28 @@ struct period_options {
     /// bench/results/period.md.
     std::size_t length = 8;
     /// Terminators, as code points of the normalized text (width folding maps U+FF01..U+FF5E to
-    /// ASCII, so full-width ！？；． arrive here as ! ? ; .). ASCII members end a string only in
+    /// ASCII, so full-width U+FF01 U+FF1F U+FF1B U+FF0E arrive as ! ? ; .). ASCII members end a string only in
     /// context: before white space or the end of the text, or right after a CJK character (the
-    /// corpus writes "详细信息."), so "3.14" and "v1.2" do not split. Default: the patent's 。
-    /// (and ｡) plus ! ? ; . in context, measured better than 。 alone (bench/results/period.md:
+    /// corpus writes "<Han text>."), so "3.14" and "v1.2" do not split. Default: the patent's U+3002
+    /// (and U+FF61) plus ! ? ; . in context, measured better than U+3002 alone (bench/results/period.md:
     /// texts with few full stops get strings too).
     std::u32string terminators = U"\u3002\uFF61!?;.";
-    /// θ: strings whose IDF log(N / df) is below this are template noise and are dropped from
+    /// theta: strings whose IDF log(N / df) is below this are template noise and are dropped from
     /// every page (they count neither in |a| nor in the shared strings). 0 disables the filter.
     double min_idf = 4.0;
-    /// A string held by fewer pages is never noise, whatever θ says: in a small collection every
+    /// A string held by fewer pages is never noise, whatever theta says: in a small collection every
     /// shared string has a low IDF (two pages out of two: log 1 = 0).
     std::size_t min_noise_df = 8;
     /// M: strings held by more pages produce no pairs (they still count in |a|). 0: no cap.
     std::size_t max_postings = 1000;
-    /// τ_d: a pair is `duplicate` when both containments reach this.
+    /// tau_d: a pair is `duplicate` when both containments reach this.
     double duplicate_threshold = 0.95;
-    /// τ_c: a pair is `contains` when one containment reaches this (and it is not a duplicate).
+    /// tau_c: a pair is `contains` when one containment reaches this (and it is not a duplicate).
     double contains_threshold = 0.9;
     /// Pages with fewer strings (after the noise filter) are never paired: one or two shared
     /// strings say nothing about a page.
     std::size_t min_strings = 3;
-    /// Edges of the clusters: pairs whose two containments both reach this. Looser than τ_d
+    /// Edges of the clusters: pairs whose two containments both reach this. Looser than tau_d
     /// (which must also keep excerpts apart as `contains`) yet above every negative pair of the
     /// DEV set (largest both-ways containment 0.61); measured cluster F1 in bench/results/period.md.
     double cluster_threshold = 0.65;
@@ -92,8 +92,8 @@ struct period_options {
 /// How two pages relate.
 enum class period_relation : unsigned char {
     none,       ///< below both thresholds
-    duplicate,  ///< both containments >= τ_d
-    contains,   ///< one containment >= τ_c: the page with fewer strings is (mostly) inside the other
+    duplicate,  ///< both containments >= tau_d
+    contains,   ///< one containment >= tau_c: the page with fewer strings is (mostly) inside the other
 };
 
 /// The name of a relation ("none", "duplicate", "contains").
@@ -230,7 +230,7 @@ void for_each_normalized_period_string(std::string_view normalized, const period
 class PeriodDetector {
 public:
     /// Throws `invalid_argument_error` for a length outside 1..64, no terminators, a negative
-    /// θ or thresholds outside (0, 1].
+    /// theta or thresholds outside (0, 1].
     explicit PeriodDetector(period_options options = {}) : m_options(std::move(options)) {
         const auto& o = m_options;
         if (o.length == 0 || o.length > 64) {
@@ -395,7 +395,7 @@ private:
         if (m_options.min_idf <= 0 || n == 0) {
             return n + 1;
         }
-        // log(n / df) < θ  <=>  df > n / e^θ.
+        // log(n / df) < theta  <=>  df > n / e^theta.
         const double limit = static_cast<double>(n) / std::exp(m_options.min_idf);
         auto df = static_cast<std::size_t>(std::floor(limit)) + 1;
         return std::max(df, std::max<std::size_t>(m_options.min_noise_df, 2));

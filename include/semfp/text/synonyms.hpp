@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// `SynonymTable` and `SynonymFilter<Tokenizer>`: map tokens to canonical forms before they are
-/// weighted, so that texts that name the same thing differently ("北京华联" / "华联商厦") get the
+/// weighted, so that texts that name the same thing differently (two names of one department store, Beijing Hualian / Hualian Shangsha) get the
 /// same features in every pipeline (Simhash, keyword fingerprints, I-Match, shingles).
 ///
 /// The mapping is per token, after the wrapped tokenizer has cut the text: entries must be

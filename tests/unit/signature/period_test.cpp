@@ -40,7 +40,7 @@ TEST_CASE("period strings: L code points before each full stop, or back to the p
     CHECK(semfp::period_strings("", small(4)).empty());
     // Only the configured terminators count; full-width ！ arrives as ! after width folding.
     auto o = small(3);
-    o.terminators = U"\u3002";
+    o.terminators = std::u32string(1, U'\u3002');  // (not a literal: GCC 12 -Wrestrict false positive)
     CHECK(semfp::period_strings("真好！真的很好。", o) == strings{"的很好"});
     CHECK(semfp::period_strings("真好！真的很好。", small(3)) == strings{"真好", "的很好"});
     // ASCII stops end a string only before white space or the end, or after CJK text.
