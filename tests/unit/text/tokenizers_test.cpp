@@ -1,4 +1,5 @@
 #include "support/catch.hpp"
+#include "support/tokens.hpp"
 
 #include <semfp/text/char_class.hpp>
 #include <semfp/text/normalize.hpp>
@@ -10,15 +11,8 @@
 #include <string_view>
 #include <vector>
 
-namespace {
-template <class Tok>
-std::vector<std::string> tokens(const Tok& tok, std::string_view text) {
-    std::vector<std::string> out;
-    tok.tokenize(text, [&](std::string_view t) { out.emplace_back(t); });
-    return out;
-}
-using strings = std::vector<std::string>;
-}  // namespace
+using semfp_test::strings;
+using semfp_test::tokens;
 
 TEST_CASE("CharNgramTokenizer: Han bigrams, ASCII words whole, separators skipped", "[tokenizer]") {
     const semfp::CharNgramTokenizer<2> bigram;
