@@ -33,6 +33,10 @@ const std::map<std::string, dedup_method> method_names{
     {"keyword", dedup_method::keyword}, {"imatch", dedup_method::imatch}, {"exact", dedup_method::exact},
     {"period", dedup_method::period}};
 
+const std::map<std::string, link_kind> link_names{{"single-pass", link_kind::single_pass},
+                                                  {"components", link_kind::components}};
+const std::map<std::string, verify_kind> verify_names{{"none", verify_kind::none}, {"sketch", verify_kind::sketch}};
+
 // An enum option's transform, shown in the help as "a|b|c" (the names only).
 template <class T>
 CLI::Validator names_of(const std::map<std::string, T>& names) {
@@ -101,6 +105,27 @@ int parse_and_run(int argc, char** argv) {
     add_run_options(*fp_app, fp.run);
     fp_app->add_option("--out,-o", fp.out, "Output file (- for standard output)")->capture_default_str();
     add_signature_options(*fp_app, fp.signature, true);
+    std::string shard;
+    fp_app->add_option("--shard", shard,
+                       "I/N: only the input records whose ordinal (position among all records, 0-based) mod N "
+                       "is I; every shard reads the whole input")
+        ->check([](const std::string& v) {
+            unsigned i = 0, n = 0;
+            char rest = 0;
+            if (std::sscanf(v.c_str(), "%u/%u%c", &i, &n, &rest) != 2 || n == 0 || n > 65535 || i >= n)
+                return std::string("expected I/N with 0 <= I < N <= 65535");
+            return std::string();
+        });
+    std::string out_format = "tsv";
+    fp_app->add_option("--out-format", out_format,
+                       "tsv (id<TAB>hex lines) or bin (the binary shard file semfp cluster reads: ids, input "
+                       "ordinals, fingerprints, options digest, checksum)")
+        ->check(CLI::IsMember({"tsv", "bin"}, CLI::ignore_case))
+        ->capture_default_str();
+    fp_app->add_option("--verify", fp.verify,
+                       "sketch: also compute the MinHash sketch of the two-stage rule (bin: stored; tsv: a third "
+                       "column features:hex)")
+        ->transform(names_of(verify_names));
 
     dedup_command dd;
     auto* dd_app = app.add_subcommand("dedup", "Cluster near-duplicate documents in input order (single pass)");
@@ -130,6 +155,34 @@ int parse_and_run(int argc, char** argv) {
     dd_app->add_option("--keep", dd.keep,
                        "Write the kept documents (one per cluster, its first) here: the original JSON line, "
                        "or {\"id\", \"text\"} for other inputs");
+    dd_app->add_option("--state", dd.state,
+                       "simhash: load the clustering state saved here by an earlier run (same options), add these "
+                       "documents (cluster numbers continue) and save it again; created when absent");
+    dd_app->add_option("--link", dd.link,
+                       "simhash: single-pass (default) or components (connected components of the within-radius "
+                       "graph; centre: a component's first document)")
+        ->transform(names_of(link_names));
+    dd_app->add_option("--verify", dd.verify,
+                       "simhash: none (default: Hamming distance <= --hd) or sketch (two-stage: also pairs within "
+                       "12 bits of 64, 28 of 128, whose MinHash sketch similarity is >= 0.65, 0.75 for short texts)")
+        ->transform(names_of(verify_names));
+
+    cluster_command cl;
+    auto* cl_app = app.add_subcommand(
+        "cluster", "Cluster the shards of fingerprint --shard I/N --out-format bin (output as dedup --out)");
+    cl_app->add_option("files", cl.files, "All N shard files of one input")->required();
+    cl_app->add_option("--out,-o", cl.out, "One line per document, as dedup --out (- for stdout)")
+        ->capture_default_str();
+    cl_app->add_flag("--tsv", cl.tsv, "Write id<TAB>cluster lines instead of JSON Lines");
+    cl_app->add_option("--hd", cl.hd, "Hamming radius (default: semfp::recommended_distance of the files' width)")
+        ->check(CLI::Range(0, 128));
+    cl_app->add_flag("--match-members", cl.match_members,
+                     "Join the cluster of the nearest earlier document, not only of the nearest centre");
+    cl_app->add_option("--link", cl.link, "single-pass (default) or components")->transform(names_of(link_names));
+    cl_app->add_option("--verify", cl.verify,
+                       "none (default) or sketch (the files must have been written with --verify sketch)")
+        ->transform(names_of(verify_names));
+    cl_app->add_flag("--quiet,-q", cl.quiet, "No summary");
 
     seen_command seen;
     auto* seen_app = add_seen_command(app, seen);
@@ -185,7 +238,10 @@ int parse_and_run(int argc, char** argv) {
         std::fprintf(stderr, "semfp: --hd must be at most --bits\n");
         return exit_usage;
     }
+    fp.binary = out_format == "bin" || out_format == "BIN" || out_format == "Bin";
+    if (!shard.empty()) (void)std::sscanf(shard.c_str(), "%u/%u", &fp.shard_index, &fp.shard_count);
     if (*fp_app) return run_fingerprint(fp);
+    if (*cl_app) return run_cluster(cl);
     if (*dd_app) return run_dedup(dd);
     if (*seen_app) return run_seen(seen);
     if (*copies_app) return run_copies(copies);

@@ -2,11 +2,14 @@
 #include "commands.hpp"
 #include "diagnostics.hpp"
 #include "engine.hpp"
+#include "linking.hpp"
 #include "input.hpp"
 #include "output.hpp"
 
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/copy/passages.hpp>
+#include <semfp/core/signature.hpp>
+#include <semfp/core/sketch.hpp>
 #include <semfp/signature/period.hpp>
 #include <semfp/text/article.hpp>
 #include <semfp/text/html.hpp>
@@ -133,6 +136,18 @@ int run_compare(const compare_command& cmd) {
     const ShingleSet sb = engine->shingles(b.text);
     const double j = jaccard(sa, sb);
     const std::size_t shared = intersection_size(sa, sb);
+    // The two-stage rule with the recommended settings (what dedup --verify sketch applies).
+    const MinHashSketch ka = sketch_of(*engine, a.text);
+    const MinHashSketch kb = sketch_of(*engine, b.text);
+    const two_stage_rule rule =
+        engine->bits() == 128 ? two_stage_rule::recommended<128>() : two_stage_rule::recommended<64>();
+    const double sketch_similarity = estimated_jaccard(ka, kb);
+    const bool is_short = ka.features() < rule.short_features || kb.features() < rule.short_features;
+    const bool two_stage = rule.accepts(distance, ka, kb);
+    const char* verdict = two_stage ? (distance <= rule.accept_distance && !is_short ? "near-duplicate (distance)"
+                                                                                     : "near-duplicate (sketch)")
+                          : distance > rule.radius ? "not a near-duplicate (beyond the candidate radius)"
+                                                   : "not a near-duplicate (sketch similarity too low)";
 
     // Passages are found by the library's explainer in the normalized texts with white space
     // collapsed, so that line breaks and indentation do not cut them; their offsets are bytes of
@@ -164,6 +179,15 @@ int run_compare(const compare_command& cmd) {
         out += ",\"fingerprint_a\":\"" + engine->to_hex(fa) + "\",\"fingerprint_b\":\"" + engine->to_hex(fb) + "\"";
         out += ",\"distance\":" + std::to_string(distance);
         char num[64];
+        std::snprintf(num, sizeof num, "%.4f", sketch_similarity);
+        out += ",\"sketch_similarity\":";
+        out += num;
+        out += ",\"sketch_features_a\":" + std::to_string(ka.features()) +
+               ",\"sketch_features_b\":" + std::to_string(kb.features());
+        out += ",\"two_stage_radius\":" + std::to_string(rule.radius) +
+               ",\"two_stage_accept_distance\":" + std::to_string(rule.accept_distance);
+        out += std::string(",\"two_stage\":") + (two_stage ? "true" : "false") + ",\"verdict\":";
+        append_json_string(out, verdict);
         std::snprintf(num, sizeof num, "%.6f", j);
         out += ",\"jaccard\":";
         out += num;
@@ -202,6 +226,13 @@ int run_compare(const compare_command& cmd) {
         std::snprintf(line, sizeof line, "simhash:  %s vs %s, Hamming distance %u of %u bits (%s)\n",
                       engine->to_hex(fa).c_str(), engine->to_hex(fb).c_str(), distance, engine->bits(),
                       engine->describe().c_str());
+        out += line;
+        std::snprintf(line, sizeof line,
+                      "two-stage: distance %u (accepted <= %u, candidates <= %u), sketch similarity %.4f "
+                      "(needed %.2f, %.2f when a text has < %u tokens; tokens A %u, B %u): %s\n",
+                      distance, rule.accept_distance, rule.radius, sketch_similarity, rule.min_similarity,
+                      rule.short_similarity, static_cast<unsigned>(rule.short_features),
+                      static_cast<unsigned>(ka.features()), static_cast<unsigned>(kb.features()), verdict);
         out += line;
         std::snprintf(line, sizeof line,
                       "jaccard:  %.4f of %zu-token shingles (A %zu, B %zu, shared %zu; A in B %.4f, B in A %.4f)\n",

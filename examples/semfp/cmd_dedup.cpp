@@ -33,6 +33,8 @@ void append_number(std::string& out, double v, bool integer) {
 }  // namespace
 
 int run_dedup(const dedup_command& cmd) {
+    if (!cmd.state.empty() || cmd.link != link_kind::single_pass || cmd.verify != verify_kind::none)
+        return run_linked_dedup(cmd);
     if (cmd.method == dedup_method::keyword || cmd.method == dedup_method::imatch || cmd.method == dedup_method::exact)
         return run_signature_dedup(cmd);
     if (cmd.method == dedup_method::period) return run_period_dedup(cmd);

@@ -19,6 +19,10 @@ enum exit_status : int {
 [[nodiscard]] int run_seen(const seen_command& cmd);
 /// `dedup --method keyword|imatch|exact` (cmd_signatures.cpp).
 [[nodiscard]] int run_signature_dedup(const dedup_command& cmd);
+/// `dedup` with --state, --link components or --verify sketch (cmd_dedup_linked.cpp).
+[[nodiscard]] int run_linked_dedup(const dedup_command& cmd);
+/// `cluster FP_FILES...` (cmd_cluster.cpp).
+[[nodiscard]] int run_cluster(const cluster_command& cmd);
 /// `dedup --method period` (cmd_dedup_period.cpp).
 [[nodiscard]] int run_period_dedup(const dedup_command& cmd);
 

@@ -29,6 +29,14 @@ enum class hash_kind { library_default, murmur, fnv, sdbm };
 /// signatures.hpp).
 enum class dedup_method { simhash, shingle, minhash, keyword, imatch, exact, period };
 
+/// How `dedup` and `cluster` turn within-radius pairs into clusters: Single-Pass (the paper's
+/// clusterer, in input order) or connected components of the within-radius graph.
+enum class link_kind { single_pass, components };
+
+/// The second stage of simhash near-duplicates: none (Hamming distance alone) or a MinHash
+/// sketch of the same tokens (semfp::two_stage_rule).
+enum class verify_kind { none, sketch };
+
 /// What `fingerprint` prints and `seen` stores: a Simhash fingerprint or an exact signature.
 enum class signature_method { simhash, keyword, imatch, exact };
 
@@ -76,6 +84,10 @@ struct fingerprint_command {
     run_options run;
     signature_options signature;
     std::string out = "-";
+    bool binary = false;            ///< --out-format bin (fp_file.hpp) instead of id<TAB>hex
+    unsigned shard_index = 0;       ///< --shard I/N: records whose ordinal mod N == I
+    unsigned shard_count = 1;
+    verify_kind verify = verify_kind::none;  ///< sketch: also compute the MinHash sketch
 };
 
 struct dedup_command {
@@ -90,6 +102,21 @@ struct dedup_command {
     std::string out = "-";     ///< one line per document
     bool tsv = false;          ///< write id<TAB>cluster instead of JSON Lines
     std::string keep;          ///< the kept documents (cluster centres), empty: not written
+    std::string state;         ///< simhash: the saved clustering state (loaded when present, then saved)
+    link_kind link = link_kind::single_pass;
+    verify_kind verify = verify_kind::none;
+};
+
+/// `semfp cluster FP_FILES...`: clusters the shards written by `fingerprint --out-format bin`.
+struct cluster_command {
+    std::vector<std::string> files;
+    std::string out = "-";
+    bool tsv = false;
+    int hd = -1;               ///< -1: semfp::recommended_distance of the files' width
+    bool match_members = false;
+    link_kind link = link_kind::single_pass;
+    verify_kind verify = verify_kind::none;
+    bool quiet = false;
 };
 
 struct compare_command {

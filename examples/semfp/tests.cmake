@@ -6,6 +6,8 @@ set(semfp_tool_cases
   missing_field unreadable usage directory compare output_failure
   safety_same_file safety_directory safety_atomic safety_hostile_json safety_max_size safety_threads
   safety_unreadable_dir safety_compare_limit html_text signatures seen period copies)
+# dedup --state / --link / --verify, fingerprint --shard, semfp cluster (tests/linked.cmake).
+list(APPEND semfp_tool_cases state_resume state_refused shard_cluster link_components verify_sketch)
 foreach(case IN LISTS semfp_tool_cases)
   add_test(NAME semfp.tool.${case}
     COMMAND "${CMAKE_COMMAND}"
@@ -23,3 +25,17 @@ endforeach()
 add_test(NAME semfp.tool.readme_samples
   COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:semfp_tool>" -DMODE=check
     -P "${PROJECT_SOURCE_DIR}/cmake/readme_samples.cmake")
+
+# --link components against the Python package's semfp.dask (when the package is built; the
+# python/ directory is configured after this file, hence the deferred call).
+function(_semfp_tool_python_tests)
+  if(TARGET semfp_python_module)
+    add_test(NAME semfp.tool.components_python
+      COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${CMAKE_CURRENT_BINARY_DIR}/python"
+        "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/components_dask.py"
+        "$<TARGET_FILE:semfp_tool>" "${CMAKE_CURRENT_BINARY_DIR}/semfp_test_components_python"
+        "${CMAKE_CURRENT_SOURCE_DIR}/data/pg_messages_zh.jsonl")
+    set_tests_properties(semfp.tool.components_python PROPERTIES TIMEOUT 300)
+  endif()
+endfunction()
+cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL _semfp_tool_python_tests)

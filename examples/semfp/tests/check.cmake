@@ -70,6 +70,12 @@ if(CASE MATCHES "^safety_")
   return()
 endif()
 
+# Saved clustering state, shards and semfp cluster, components, two stages: linked.cmake.
+if(CASE MATCHES "^(state|shard|link|verify)_")
+  include("${CMAKE_CURRENT_LIST_DIR}/linked.cmake")
+  return()
+endif()
+
 if(CASE STREQUAL "sample_dedup")
   run(0 dedup "${sample}" --out "${WORK}/clusters.jsonl" --keep "${WORK}/kept.jsonl" --threads 2)
   expect_match("${ERR}" "720 documents" "summary")
@@ -186,6 +192,15 @@ elseif(CASE STREQUAL "usage")
   expect_match("${OUT}" "Exit status" "help documents exit statuses")
   run(0 dedup --help)
   expect_match("${OUT}" "--keep" "dedup help")
+  expect_match("${OUT}" "--state" "dedup help: --state")
+  expect_match("${OUT}" "--link" "dedup help: --link")
+  expect_match("${OUT}" "--verify" "dedup help: --verify")
+  run(0 fingerprint --help)
+  expect_match("${OUT}" "--shard" "fingerprint help: --shard")
+  expect_match("${OUT}" "--out-format" "fingerprint help: --out-format")
+  run(0 cluster --help)
+  expect_match("${OUT}" "--link" "cluster help")
+  run(2 cluster)
 
 elseif(CASE STREQUAL "directory")
   # Re-posts as HTML (full-width punctuation), in GB18030, and with a paragraph deleted.

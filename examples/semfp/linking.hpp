@@ -1,0 +1,81 @@
+#pragma once
+// Simhash clustering behind `dedup --state / --link / --verify` and `semfp cluster`: documents
+// arrive in input order as (id, fingerprint, sketch) and leave, in the same order, with their
+// cluster number, centre id and distance, exactly as `semfp dedup` writes them.
+//
+// Single-Pass (link_kind::single_pass) decides each document on arrival and can save and reload
+// its state, so a run over A and a later run over B with the state give the lines of one run over
+// A + B. Connected components (link_kind::components) can only decide at the end, when no later
+// document can join two components any more: every component is one cluster whose centre is its
+// first document (the Python package's semfp.dask link="components"), the distance is the Hamming
+// distance to that centre (which may exceed the radius). With verify, a pair within the candidate
+// radius is a near-duplicate only if semfp::two_stage_rule accepts it (see signature.hpp).
+
+#include "engine.hpp"
+#include "options.hpp"
+
+#include <semfp/core/sketch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace semfp::cli {
+
+/// What the linker decided for one document (views valid during the sink call only).
+struct linked_document {
+    std::string_view id;
+    std::size_t cluster = 0;      ///< numbered from 0 by the input position of the centres
+    std::string_view centre_id;
+    unsigned distance = 0;        ///< Hamming distance to the centre (to the member matched with match_members)
+    bool is_new = false;          ///< the document is its cluster's centre
+    std::string_view keep;        ///< with is_new: the keep record given to `add`
+};
+
+using link_sink = std::function<void(const linked_document&)>;
+
+struct link_settings {
+    unsigned bits = 64;
+    unsigned hd = 0;          ///< the radius (with verify: pairs this close need no sketch)
+    bool match_members = false;
+    link_kind link = link_kind::single_pass;
+    bool verify = false;      ///< two-stage: candidates up to two_stage_rule::recommended<Bits>().radius
+};
+
+class Linker {
+public:
+    virtual ~Linker() = default;
+    /// The next document in input order; `keep` is the line `--keep` writes if it is kept.
+    virtual void add(std::string_view id, const fp_value& fp, const MinHashSketch& sketch, std::string_view keep) = 0;
+    /// Emits what is still pending (components: everything). Call once, after the last `add`.
+    virtual void finish() = 0;
+    [[nodiscard]] virtual std::size_t clusters() const noexcept = 0;
+    [[nodiscard]] virtual std::size_t documents() const noexcept = 0;
+    /// "simhash, Hamming distance <= 5, connected components".
+    [[nodiscard]] virtual std::string describe() const = 0;
+    /// Single-Pass only: writes the state to `path` atomically, stamped with `identity` and its
+    /// digest (digest.hpp).
+    virtual void save_state(const std::string& path, const std::string& identity) const = 0;
+    /// Single-Pass only: replaces the (empty) state with the one at `path`. Throws
+    /// semfp::format_error (damaged or foreign file), semfp::io_error, or
+    /// semfp::invalid_argument_error when the file was made with other options (digest mismatch).
+    virtual void load_state(const std::string& path, const std::string& identity) = 0;
+};
+
+/// A linker for `s` that reports every document to `sink`. Throws invalid_argument_error for a
+/// radius beyond the index's limit.
+[[nodiscard]] std::unique_ptr<Linker> make_linker(const link_settings& s, link_sink sink);
+
+/// `--hd` in effect: `hd` when given (>= 0), else semfp::recommended_distance of `bits`.
+[[nodiscard]] unsigned resolved_radius(int hd, unsigned bits);
+
+/// The MinHash sketch of the tokens `engine` fingerprints `text` with (thread-safe).
+[[nodiscard]] MinHashSketch sketch_of(const Engine& engine, std::string_view text);
+
+/// Appends the `dedup --out` line of `d` (JSON Lines, or id<TAB>cluster with `tsv`).
+void append_dedup_line(std::string& out, const linked_document& d, bool tsv);
+
+}  // namespace semfp::cli
