@@ -49,6 +49,7 @@ int run_linked_dedup(const dedup_command& cmd) {
     if (cmd.link == link_kind::components && !cmd.state.empty())
         semfp::detail::throw_invalid_argument(
             "--state needs --link single-pass (a later document can join two earlier components)");
+    if (cmd.state == "-") semfp::detail::throw_invalid_argument("--state must name a file, not standard output");
     Diagnostics diag(cmd.input.strict);
     const auto engine = make_engine(cmd.pipeline);
     const bool verify = cmd.verify == verify_kind::sketch;

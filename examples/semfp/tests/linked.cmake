@@ -94,6 +94,20 @@ elseif(CASE STREQUAL "state_refused")
   file(SHA256 "${WORK}/state.bin" before)
   file(READ "${WORK}/state.bin" head LIMIT 8)
   expect_match("${head}" "^SEMFPDST" "state magic")
+  # The stamp: 16 hex digits of the SHA-256 of the canonical option text (semfp.Options.digest's).
+  file(READ "${WORK}/state.bin" digest OFFSET 20 LIMIT 16)
+  string(SUBSTRING "${digest}" 0 16 digest)
+  file(READ "${WORK}/state.bin" len_hex OFFSET 36 LIMIT 2 HEX)
+  string(SUBSTRING "${len_hex}" 2 2 hi)
+  string(SUBSTRING "${len_hex}" 0 2 lo)
+  math(EXPR len "0x${hi}${lo}")
+  file(READ "${WORK}/state.bin" identity OFFSET 40 LIMIT ${len})
+  string(SUBSTRING "${identity}" 0 ${len} identity)  # file(READ OFFSET LIMIT) may read a byte more
+  expect_match("${identity}" "^{\"bits\":64,\"encoding\":\"auto\",\"hash\":\"default\",\"hd\":5,\"html_text\":\"main\",\"id_field\":\"id\",\"match_members\":false,\"raw_hash\":false,\"semfp\":\"[0-9]+\\.[0-9]+\\.[0-9]+\",\"text_field\":\"text\",\"tokenizer\":\"default\"}$"
+               "canonical option text")
+  string(SHA256 sha "${identity}")
+  string(SUBSTRING "${sha}" 0 16 expected_digest)
+  expect_equal("${digest}" "${expected_digest}" "options digest")
   run(2 dedup "${sample}" --state "${WORK}/state.bin" --hd 3 --out "${WORK}/out2.jsonl")
   expect_match("${ERR}" "other options or another semfp version \\(options digest [0-9a-f]+, these options [0-9a-f]+\\)"
                "radius mismatch explained")
@@ -109,6 +123,7 @@ elseif(CASE STREQUAL "state_refused")
   expect_match("${ERR}" "--state" "state == input refused")
   run(2 dedup "${sample}" --state "${WORK}/state.bin" --link components)
   run(2 dedup "${sample}" --state "${WORK}/state.bin" --method minhash)
+  run(2 dedup "${sample}" --state -)
   file(SHA256 "${WORK}/state.bin" after)
   expect_equal("${after}" "${before}" "refused runs leave the state")
   # A damaged state (one byte changed; then one cut in half) is refused and left as it was.
