@@ -136,6 +136,9 @@ int run_fingerprint(const fingerprint_command& cmd) {
                      pool.size(), secs, read.seconds(), work.seconds(), write.seconds(),
                      secs > 0 ? static_cast<double>(docs) / secs : 0.0, secs > 0 ? mb / secs : 0.0);
         if (legacy != 0) std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(legacy).c_str());
+        if (cmd.shard_count > 1)
+            std::fprintf(stderr, "  shard %u/%u: %s of %s input records\n", cmd.shard_index, cmd.shard_count,
+                         with_commas(docs).c_str(), with_commas(static_cast<std::size_t>(records)).c_str());
     }
     return exit_ok;
 }
