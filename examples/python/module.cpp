@@ -12,6 +12,7 @@
 #include "engine.hpp"
 #include "input.hpp"
 #include "memory_input.hpp"
+#include "module_support.hpp"
 #include "output.hpp"
 #include "workers.hpp"
 
@@ -39,114 +40,13 @@
 
 namespace py = pybind11;
 using namespace semfp::cli;
+using namespace semfp_python;
 
 namespace {
-
-// ---- conversions ------------------------------------------------------------------------------
-
-// UTF-8 view of a str or bytes object (valid while the object lives).
-std::string_view text_view(py::handle h, std::size_t index) {
-    if (PyUnicode_Check(h.ptr())) {
-        Py_ssize_t size = 0;
-        const char* data = PyUnicode_AsUTF8AndSize(h.ptr(), &size);
-        if (data == nullptr) {
-            PyErr_Clear();
-            throw py::value_error("text " + std::to_string(index) +
-                                  " cannot be encoded as UTF-8 (lone surrogate); pass bytes instead");
-        }
-        return {data, static_cast<std::size_t>(size)};
-    }
-    if (PyBytes_Check(h.ptr())) {
-        return {PyBytes_AS_STRING(h.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(h.ptr()))};
-    }
-    throw py::type_error("text " + std::to_string(index) + " is neither str nor bytes");
-}
-
-py::int_ to_int(const fp_value& v, unsigned bits) {
-    py::int_ hi(v.words[0]);
-    if (bits == 64) return hi;
-    py::object shifted = hi.attr("__lshift__")(64);
-    return py::int_(shifted.attr("__or__")(py::int_(v.words[1])));
-}
-
-fp_value from_int(const py::int_& value, unsigned bits) {
-    fp_value v;
-    py::object o = value;
-    if (o.attr("__lt__")(0).cast<bool>() || o.attr("bit_length")().cast<unsigned>() > bits)
-        throw py::value_error("fingerprint does not fit " + std::to_string(bits) + " bits");
-    py::object mask = py::int_(~std::uint64_t{0});
-    if (bits == 64) {
-        v.words[0] = o.cast<std::uint64_t>();
-    } else {
-        v.words[0] = o.attr("__rshift__")(64).cast<std::uint64_t>();
-        v.words[1] = o.attr("__and__")(mask).cast<std::uint64_t>();
-    }
-    return v;
-}
-
-// An array of n fingerprints: (n,) uint64 for 64 bits, (n, 2) for 128 (most significant first).
-py::array_t<std::uint64_t> fp_array(std::size_t n, unsigned bits) {
-    if (bits == 64) return py::array_t<std::uint64_t>({static_cast<py::ssize_t>(n)});
-    return py::array_t<std::uint64_t>({static_cast<py::ssize_t>(n), py::ssize_t{2}});
-}
-
-// Fingerprints from a (n,) or (n, 2) uint64 array, checked against `bits`.
-std::vector<fp_value> fps_from_array(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& a,
-                                     unsigned bits) {
-    const bool ok = bits == 64 ? a.ndim() == 1 : (a.ndim() == 2 && a.shape(1) == 2);
-    if (!ok) throw py::value_error(bits == 64 ? "expected a (n,) uint64 array" : "expected a (n, 2) uint64 array");
-    const std::size_t n = static_cast<std::size_t>(a.shape(0));
-    std::vector<fp_value> out(n);
-    const std::uint64_t* p = a.data();
-    for (std::size_t i = 0; i < n; ++i) {
-        out[i].words[0] = p[bits == 64 ? i : 2 * i];
-        if (bits == 128) out[i].words[1] = p[2 * i + 1];
-    }
-    return out;
-}
-
-void store(std::uint64_t* out, std::size_t i, const fp_value& v, unsigned bits) noexcept {
-    if (bits == 64) {
-        out[i] = v.words[0];
-    } else {
-        out[2 * i] = v.words[0];
-        out[2 * i + 1] = v.words[1];
-    }
-}
-
-input_encoding encoding_of(const std::string& s) {
-    if (s == "auto" || s == "detect") return input_encoding::detect;
-    if (s == "utf-8" || s == "utf8") return input_encoding::utf8;
-    if (s == "gb18030") return input_encoding::gb18030;
-    throw py::value_error("encoding must be 'auto', 'utf-8' or 'gb18030', not '" + s + "'");
-}
-
-html_text_mode html_mode_of(const std::string& s) {
-    if (s == "main") return html_text_mode::main;
-    if (s == "all") return html_text_mode::all;
-    throw py::value_error("html_text must be 'main' or 'all', not '" + s + "'");
-}
 
 volatile std::uint64_t g_sink = 0;
 
 // ---- the engine -------------------------------------------------------------------------------
-
-pipeline_options pipeline_of(unsigned bits, const std::string& tokenizer, const std::string& hash, bool raw_hash) {
-    pipeline_options p;
-    if (bits != 64 && bits != 128) throw py::value_error("bits must be 64 or 128");
-    p.bits = bits;
-    if (tokenizer == "default") p.tokenizer = tokenizer_kind::library_default;
-    else if (tokenizer == "bigram") p.tokenizer = tokenizer_kind::bigram;
-    else if (tokenizer == "fmm") p.tokenizer = tokenizer_kind::fmm;
-    else throw py::value_error("tokenizer must be 'default', 'bigram' or 'fmm', not '" + tokenizer + "'");
-    if (hash == "default") p.hash = hash_kind::library_default;
-    else if (hash == "murmur") p.hash = hash_kind::murmur;
-    else if (hash == "fnv") p.hash = hash_kind::fnv;
-    else if (hash == "sdbm") p.hash = hash_kind::sdbm;
-    else throw py::value_error("hash must be 'default', 'murmur', 'fnv' or 'sdbm', not '" + hash + "'");
-    p.raw_hash = raw_hash;
-    return p;
-}
 
 class PyEngine {
 public:
@@ -181,15 +81,8 @@ public:
                                 const std::string& text_field, const std::string& encoding,
                                 const std::string& html_text_name, const std::string& source, std::size_t first_line,
                                 bool keep_raw, unsigned threads) const {
-        input_options opt;
-        if (format == "jsonl") opt.format = input_format::jsonl;
-        else if (format == "lines") opt.format = input_format::lines;
-        else throw py::value_error("format must be 'jsonl' or 'lines'");
+        const input_options opt = reader_options(format, id_field, text_field, encoding, html_text_name);
         if (first_line == 0) throw py::value_error("first_line is 1-based");
-        opt.id_field = id_field;
-        opt.text_field = text_field;
-        opt.encoding = encoding_of(encoding);
-        opt.html_text = html_mode_of(html_text_name);
         const std::string_view bytes(PyBytes_AS_STRING(data.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(data.ptr())));
         const std::string name = source;
         std::vector<Document> docs;
@@ -322,30 +215,85 @@ void load_path(T& obj, const std::string& path, const std::string& digest) {
     obj.swap(fresh);
 }
 
-class PyClusterer {
+template <class F>
+F make_fp(const fp_value& v) {
+    if constexpr (F::bits == 64) return F(v.words[0]);
+    else return F(v.words);
+}
+
+// What the clusterer and the index share: the 64- or 128-bit object, the options digest, and the
+// state, set_state, save and load methods stamped with that digest (bound by `def_stamped`).
+template <class T64, class T128>
+class Stamped {
 public:
-    PyClusterer(unsigned bits, unsigned threshold, bool members, std::string digest) : m_digest(std::move(digest)) {
-        semfp::cluster_options o;
-        o.threshold = threshold;
-        o.match = members ? semfp::match_policy::members : semfp::match_policy::centres;
-        if (bits == 64) m_impl.emplace<semfp::SinglePassClusterer<64>>(o);
-        else if (bits == 128) m_impl.emplace<semfp::SinglePassClusterer<128>>(o);
-        else throw py::value_error("bits must be 64 or 128");
-    }
     [[nodiscard]] unsigned bits() const noexcept { return m_impl.index() == 0 ? 64u : 128u; }
     [[nodiscard]] std::size_t size() const noexcept {
         return std::visit([](const auto& c) { return c.size(); }, m_impl);
     }
+    [[nodiscard]] const std::string& digest() const noexcept { return m_digest; }
+    py::bytes state() const {
+        return std::visit([&](const auto& c) { return to_bytes(c, m_digest); }, m_impl);
+    }
+    void set_state(const py::bytes& b) {
+        std::visit([&](auto& c) { from_bytes(c, b, m_digest); }, m_impl);
+    }
+    void save(const std::string& path) const {
+        std::visit([&](const auto& c) { save_path(c, path, m_digest); }, m_impl);
+    }
+    void load(const std::string& path) {
+        std::visit([&](auto& c) { load_path(c, path, m_digest); }, m_impl);
+    }
+
+protected:
+    using variant = std::variant<T64, T128>;
+
+    template <class... A>
+    Stamped(unsigned bits, std::string digest, const A&... args) : m_impl(make(bits, args...)), m_digest(std::move(digest)) {}
+
+    variant m_impl;
+
+private:
+    template <class... A>
+    static variant make(unsigned bits, const A&... args) {
+        if (checked_bits(bits) == 64) return variant(std::in_place_index<0>, args...);
+        return variant(std::in_place_index<1>, args...);
+    }
+
+    std::string m_digest;
+};
+
+// Binds the members Stamped gives both classes. Lambdas on the derived type, not pointers to the
+// base's members: pybind11 would otherwise take `self` as the unregistered base type.
+template <class C, class... Extra>
+void def_stamped(py::class_<C, Extra...>& cls) {
+    cls.def_property_readonly("bits", [](const C& c) { return c.bits(); })
+        .def_property_readonly("digest", [](const C& c) { return c.digest(); })
+        .def("__len__", [](const C& c) { return c.size(); })
+        .def("state", [](const C& c) { return c.state(); })
+        .def("set_state", [](C& c, const py::bytes& b) { c.set_state(b); })
+        .def("save", [](const C& c, const std::string& path) { c.save(path); })
+        .def("load", [](C& c, const std::string& path) { c.load(path); });
+}
+
+semfp::cluster_options clusterer_options(unsigned threshold, bool members) {
+    semfp::cluster_options o;
+    o.threshold = threshold;
+    o.match = members ? semfp::match_policy::members : semfp::match_policy::centres;
+    return o;
+}
+
+class PyClusterer : public Stamped<semfp::SinglePassClusterer<64>, semfp::SinglePassClusterer<128>> {
+public:
+    PyClusterer(unsigned bits, unsigned threshold, bool members, std::string digest)
+        : Stamped(bits, std::move(digest), clusterer_options(threshold, members)) {}
+
     [[nodiscard]] std::size_t cluster_count() const noexcept {
         return std::visit([](const auto& c) { return c.cluster_count(); }, m_impl);
     }
 
     // Adds fingerprints in order with ids; returns (centre ids, is_new, distances).
-    py::tuple add_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps,
-                       const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) {
-        const auto v = fps_from_array(fps, bits());
-        if (ids.ndim() != 1 || static_cast<std::size_t>(ids.shape(0)) != v.size())
-            throw py::value_error("ids must be a (n,) array as long as fps");
+    py::tuple add_many(const u64_array& fps, const u64_array& ids) {
+        const auto v = fps_with_ids(fps, ids, bits());
         const std::size_t n = v.size();
         py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
         py::array_t<bool> is_new({static_cast<py::ssize_t>(n)});
@@ -360,10 +308,7 @@ public:
                 [&](auto& cl) {
                     using C = std::decay_t<decltype(cl)>;
                     for (std::size_t i = 0; i < n; ++i) {
-                        typename C::fingerprint_type fp;
-                        if constexpr (C::fingerprint_type::bits == 64) fp = typename C::fingerprint_type(v[i].words[0]);
-                        else fp = typename C::fingerprint_type(v[i].words);
-                        const auto r = cl.add(fp, id[i]);
+                        const auto r = cl.add(make_fp<typename C::fingerprint_type>(v[i]), id[i]);
                         c[i] = r.cluster;
                         nw[i] = r.is_new;
                         d[i] = r.distance;
@@ -374,8 +319,8 @@ public:
         return py::make_tuple(centre, is_new, dist);
     }
 
-    // Cluster (centre id) of every id, or -1 where unknown... as a uint64 array with a mask.
-    py::tuple query_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) const {
+    // The cluster (centre id) of every id, and whether the id is known (the centre is 0 where not).
+    py::tuple query_many(const u64_array& ids) const {
         const std::size_t n = static_cast<std::size_t>(ids.size());
         py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
         py::array_t<bool> found({static_cast<py::ssize_t>(n)});
@@ -393,47 +338,18 @@ public:
             m_impl);
         return py::make_tuple(centre, found);
     }
-
-    [[nodiscard]] const std::string& digest() const noexcept { return m_digest; }
-    py::bytes state() const {
-        return std::visit([&](const auto& c) { return to_bytes(c, m_digest); }, m_impl);
-    }
-    void set_state(const py::bytes& b) {
-        std::visit([&](auto& c) { from_bytes(c, b, m_digest); }, m_impl);
-    }
-    void save(const std::string& path) const {
-        std::visit([&](const auto& c) { save_path(c, path, m_digest); }, m_impl);
-    }
-    void load(const std::string& path) {
-        std::visit([&](auto& c) { load_path(c, path, m_digest); }, m_impl);
-    }
-
-private:
-    std::variant<semfp::SinglePassClusterer<64>, semfp::SinglePassClusterer<128>> m_impl{
-        std::in_place_index<0>, semfp::cluster_options{}};
-    std::string m_digest;
 };
 
-class PyIndex {
+class PyIndex : public Stamped<semfp::HammingIndex<64>, semfp::HammingIndex<128>> {
 public:
-    PyIndex(unsigned bits, unsigned max_k, std::string digest) : m_digest(std::move(digest)) {
-        if (bits == 64) m_impl.emplace<semfp::HammingIndex<64>>(max_k);
-        else if (bits == 128) m_impl.emplace<semfp::HammingIndex<128>>(max_k);
-        else throw py::value_error("bits must be 64 or 128");
-    }
-    [[nodiscard]] unsigned bits() const noexcept { return m_impl.index() == 0 ? 64u : 128u; }
-    [[nodiscard]] std::size_t size() const noexcept {
-        return std::visit([](const auto& c) { return c.size(); }, m_impl);
-    }
+    PyIndex(unsigned bits, unsigned max_k, std::string digest) : Stamped(bits, std::move(digest), max_k) {}
+
     [[nodiscard]] unsigned max_k() const noexcept {
         return std::visit([](const auto& c) { return c.max_k(); }, m_impl);
     }
 
-    void add_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps,
-                  const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& ids) {
-        const auto v = fps_from_array(fps, bits());
-        if (ids.ndim() != 1 || static_cast<std::size_t>(ids.shape(0)) != v.size())
-            throw py::value_error("ids must be a (n,) array as long as fps");
+    void add_many(const u64_array& fps, const u64_array& ids) {
+        const auto v = fps_with_ids(fps, ids, bits());
         const std::uint64_t* id = ids.data();
         py::gil_scoped_release release;
         std::visit(
@@ -445,7 +361,7 @@ public:
     }
 
     // For every query, the (query row, id, distance) of each indexed fingerprint within k.
-    py::tuple query_many(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& fps, unsigned k) const {
+    py::tuple query_many(const u64_array& fps, unsigned k) const {
         const auto v = fps_from_array(fps, bits());
         if (k > max_k()) throw py::value_error("k exceeds the index's max_k");
         std::vector<std::uint64_t> rows, ids;
@@ -469,39 +385,13 @@ public:
                               py::array_t<std::uint64_t>(static_cast<py::ssize_t>(ids.size()), ids.data()),
                               py::array_t<std::uint32_t>(static_cast<py::ssize_t>(dists.size()), dists.data()));
     }
-
-    [[nodiscard]] const std::string& digest() const noexcept { return m_digest; }
-    py::bytes state() const {
-        return std::visit([&](const auto& c) { return to_bytes(c, m_digest); }, m_impl);
-    }
-    void set_state(const py::bytes& b) {
-        std::visit([&](auto& c) { from_bytes(c, b, m_digest); }, m_impl);
-    }
-    void save(const std::string& path) const {
-        std::visit([&](const auto& c) { save_path(c, path, m_digest); }, m_impl);
-    }
-    void load(const std::string& path) {
-        std::visit([&](auto& c) { load_path(c, path, m_digest); }, m_impl);
-    }
-
-private:
-    template <class F>
-    static F make_fp(const fp_value& v) {
-        if constexpr (F::bits == 64) return F(v.words[0]);
-        else return F(v.words);
-    }
-
-    std::variant<semfp::HammingIndex<64>, semfp::HammingIndex<128>> m_impl{std::in_place_index<0>, 5u};
-    std::string m_digest;
 };
 
 // ---- helpers of the distributed pipeline ------------------------------------------------------
 
 // Labels of the connected components of the graph on n nodes with edges (a[i], b[i]): the
 // smallest node of each component.
-py::array_t<std::uint64_t> connected_components(std::uint64_t n,
-                                                const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& a,
-                                                const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& b) {
+py::array_t<std::uint64_t> connected_components(std::uint64_t n, const u64_array& a, const u64_array& b) {
     if (a.size() != b.size()) throw py::value_error("edge arrays differ in length");
     py::array_t<std::uint64_t> label({static_cast<py::ssize_t>(n)});
     std::uint64_t* p = label.mutable_data();
@@ -530,7 +420,7 @@ py::array_t<std::uint64_t> connected_components(std::uint64_t n,
 
 // The lines `semfp dedup` writes (JSON Lines, simhash) for documents with the given ids,
 // cluster numbers, centre ids and Hamming distances.
-py::bytes format_dedup(const py::list& ids, const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& numbers,
+py::bytes format_dedup(const py::list& ids, const u64_array& numbers,
                        const py::list& centre_ids,
                        const py::array_t<std::uint32_t, py::array::c_style | py::array::forcecast>& distances) {
     const std::size_t n = ids.size();
@@ -578,31 +468,19 @@ PYBIND11_MODULE(_semfp, m) {
              py::arg("html_text") = "main", py::arg("source") = "<bytes>", py::arg("first_line") = 1,
              py::arg("keep_raw") = false, py::arg("threads") = 0);
 
-    py::class_<PyClusterer>(m, "Clusterer")
-        .def(py::init<unsigned, unsigned, bool, std::string>())
-        .def_property_readonly("bits", &PyClusterer::bits)
-        .def_property_readonly("digest", &PyClusterer::digest)
-        .def("__len__", &PyClusterer::size)
+    py::class_<PyClusterer> clusterer(m, "Clusterer");
+    clusterer.def(py::init<unsigned, unsigned, bool, std::string>())
         .def("cluster_count", &PyClusterer::cluster_count)
         .def("add_many", &PyClusterer::add_many)
-        .def("query_many", &PyClusterer::query_many)
-        .def("state", &PyClusterer::state)
-        .def("set_state", &PyClusterer::set_state)
-        .def("save", &PyClusterer::save)
-        .def("load", &PyClusterer::load);
+        .def("query_many", &PyClusterer::query_many);
+    def_stamped(clusterer);
 
-    py::class_<PyIndex>(m, "Index")
-        .def(py::init<unsigned, unsigned, std::string>())
-        .def_property_readonly("bits", &PyIndex::bits)
+    py::class_<PyIndex> index(m, "Index");
+    index.def(py::init<unsigned, unsigned, std::string>())
         .def_property_readonly("max_k", &PyIndex::max_k)
-        .def_property_readonly("digest", &PyIndex::digest)
-        .def("__len__", &PyIndex::size)
         .def("add_many", &PyIndex::add_many)
-        .def("query_many", &PyIndex::query_many)
-        .def("state", &PyIndex::state)
-        .def("set_state", &PyIndex::set_state)
-        .def("save", &PyIndex::save)
-        .def("load", &PyIndex::load);
+        .def("query_many", &PyIndex::query_many);
+    def_stamped(index);
 
     m.def("connected_components", &connected_components);
     m.def("format_dedup", &format_dedup);

@@ -150,20 +150,27 @@ def _atomic_write(path: str, data: bytes) -> None:
         raise
 
 
-def _load_fp(work_dir: str, block: Block, digest: str) -> dict[str, Any] | None:
+def _load_fp(work_dir: str, block: Block, digest: str, keys: Sequence[str] | None = None) -> dict[str, Any] | None:
+    """The arrays ``keys`` (default all) of a block's finished file, or None when it is missing or
+    stale. Members of an .npz are read on demand, so a stage that needs only the fingerprints does
+    not read the ids."""
     path = _fp_path(work_dir, block)
     try:
         with np.load(path) as z:
             if str(z["digest"]) != digest or str(z["signature"]) != _block_signature(block):
                 return None
-            return {k: z[k] for k in z.files}
+            return {k: z[k] for k in (z.files if keys is None else keys)}
     except (OSError, ValueError, KeyError):
         return None
 
 
+def _nbytes(*arrays: Any) -> int:
+    return int(sum(getattr(a, "nbytes", 0) for a in arrays))
+
+
 def _fingerprint_block(block: Block, options: Options, work_dir: str) -> tuple[int, int, bool]:
     """Fingerprints one block (or reuses its finished file); returns (documents, problems, reused)."""
-    done = _load_fp(work_dir, block, options.digest)
+    done = _load_fp(work_dir, block, options.digest, ("fps", "problems"))
     if done is not None:
         return int(done["fps"].shape[0]), int(done["problems"]), True
     fps, ids, lines, problems, _ = _engine_of(options).fingerprint_jsonl(
@@ -186,10 +193,18 @@ def _ids_of(z: dict[str, Any]) -> list[bytes]:
     return [raw[int(off[i]):int(off[i + 1])] for i in range(len(off) - 1)]
 
 
+def _ids_at(z: dict[str, Any], rows: np.ndarray) -> list[bytes]:
+    """The ids of the given rows only (a block's centres may be a few of another block's ids)."""
+    raw = z["id_bytes"].tobytes()
+    off = z["id_offsets"]
+    starts, ends = off[rows].tolist(), off[rows + 1].tolist()
+    return [raw[a:b] for a, b in zip(starts, ends)]
+
+
 def _all_fps(blocks: Sequence[Block], options: Options, work_dir: str) -> np.ndarray:
     parts = []
     for b in blocks:
-        z = _load_fp(work_dir, b, options.digest)
+        z = _load_fp(work_dir, b, options.digest, ("fps",))
         if z is None:
             raise RuntimeError(f"fingerprints of block {b.index} are missing or stale")
         parts.append(z["fps"])
@@ -234,14 +249,15 @@ def _partitions_of(fps: np.ndarray, bits: int, radius: int, count: int) -> np.nd
 
 
 def _candidates(part: int, count: int, blocks: Sequence[Block], options: Options, work_dir: str
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Verified within-radius edges (global ordinals) among the documents of partition ``part``."""
+                ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Verified within-radius edges (global ordinals) among the documents of partition ``part``,
+    and the bytes of fingerprints the task read."""
     fps = _all_fps(blocks, options, work_dir)
     bits, radius = options.bits, options.radius
     keys = _partitions_of(fps, bits, radius, count)
     mine = np.nonzero((keys == np.uint64(part)).any(axis=1))[0].astype(np.uint64)
     if mine.size == 0:
-        return np.zeros(0, np.uint64), np.zeros(0, np.uint64)
+        return np.zeros(0, np.uint64), np.zeros(0, np.uint64), fps.nbytes
     sel = fps[mine.astype(np.int64)]
     # Identical fingerprints first: each joins its first occurrence; only distinct ones are searched.
     uniq, first, inverse = np.unique(sel, axis=0, return_index=True, return_inverse=True)
@@ -255,40 +271,48 @@ def _candidates(part: int, count: int, blocks: Sequence[Block], options: Options
     a = np.concatenate([dup_a, rep[rows[keep].astype(np.int64)]])
     b = np.concatenate([dup_b, rep[ids[keep].astype(np.int64)]])
     diff = a != b
-    return a[diff], b[diff]
+    return a[diff], b[diff], fps.nbytes
 
 
 # ---- stage 5: replay -------------------------------------------------------------------------------
 
 def _replay(ordinals: np.ndarray, blocks: Sequence[Block], options: Options, work_dir: str
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     fps = _all_fps(blocks, options, work_dir)
     sel = np.ascontiguousarray(fps[ordinals.astype(np.int64)])
     clusterer = _semfp.Clusterer(options.bits, options.radius, options.match_members, options.digest)
     centre, _, dist = clusterer.add_many(sel, np.ascontiguousarray(ordinals, dtype=np.uint64))
-    return ordinals, centre, dist
+    return ordinals, centre, dist, fps.nbytes
 
 
 # ---- stage 6: write --------------------------------------------------------------------------------
 
 def _write_block(block: Block, first: int, numbers: np.ndarray, centres: np.ndarray, dists: np.ndarray,
                  centre_blocks: list[int], offsets: np.ndarray, blocks: Sequence[Block], options: Options,
-                 work_dir: str, out_dir: str, keep: bool) -> None:
-    z = _load_fp(work_dir, block, options.digest)
+                 work_dir: str, out_dir: str, keep: bool) -> int:
+    """Writes the part (and keep) file of ``block``; returns the bytes of ids it read."""
+    id_keys = ("id_bytes", "id_offsets")
+    z = _load_fp(work_dir, block, options.digest, id_keys)
     if z is None:
         raise RuntimeError(f"fingerprints of block {block.index} are missing or stale")
+    read = _nbytes(*z.values())
     ids = _ids_of(z)
-    # Ids of the centres, from this block and the blocks the centres lie in.
-    by_block: dict[int, list[bytes]] = {block.index: ids}
-    for cb in centre_blocks:
-        if cb not in by_block:
-            other = _load_fp(work_dir, blocks[cb], options.digest)
-            if other is None:
-                raise RuntimeError(f"fingerprints of block {cb} are missing or stale")
-            by_block[cb] = _ids_of(other)
+    # Ids of the centres: from this block, and only the centres' rows of the other blocks.
     where = np.searchsorted(offsets[1:], centres, side="right")
-    local = centres - offsets[where]
-    centre_ids = [by_block[b][i] for b, i in zip(where.tolist(), local.tolist())]
+    local = (centres - offsets[where]).astype(np.int64)
+    centre_ids: list[bytes] = [b""] * len(ids)
+    for cb in centre_blocks:
+        rows = np.nonzero(where == cb)[0]
+        if cb == block.index:
+            for r, i in zip(rows.tolist(), local[rows].tolist()):
+                centre_ids[r] = ids[i]
+            continue
+        other = _load_fp(work_dir, blocks[cb], options.digest, id_keys)
+        if other is None:
+            raise RuntimeError(f"fingerprints of block {cb} are missing or stale")
+        read += _nbytes(*other.values())
+        for r, cid in zip(rows.tolist(), _ids_at(other, local[rows])):
+            centre_ids[r] = cid
     data = _semfp.format_dedup(ids, numbers, centre_ids, dists)
     _atomic_write(os.path.join(out_dir, f"part-{block.index:05d}.jsonl"), data)
     if keep:
@@ -298,6 +322,7 @@ def _write_block(block: Block, first: int, numbers: np.ndarray, centres: np.ndar
             options.html_text, block.path, block.first_line, True, 1)
         kept = b"".join(raws[i] + b"\n" for i in np.nonzero(is_centre)[0])
         _atomic_write(os.path.join(out_dir, f"keep-{block.index:05d}.jsonl"), kept)
+    return read
 
 
 # ---- the pipeline ----------------------------------------------------------------------------------
@@ -312,7 +337,9 @@ def dedup(inputs: Sequence[str], out_dir: str, client: Any = None, *, options: O
     (the tool's clustering) or "components" (connected components at the radius). ``client`` is a
     ``distributed.Client``; None starts a LocalCluster of two worker processes. Finished blocks
     are kept in ``work_dir`` (default ``out_dir/.semfp-work``) with the options digest and reused by
-    a rerun. Returns counts (documents, clusters, problems, blocks reused).
+    a rerun. Returns counts (documents, clusters, problems, blocks reused, edges), the seconds of
+    each stage and the bytes each stage read from the work directory, sent to its tasks and got
+    back (``bytes``).
     """
     if link not in ("single-pass", "components"):
         raise ValueError("link must be 'single-pass' or 'components'")
@@ -356,9 +383,17 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
     n = int(offsets[-1])
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     p = partitions or max(1, min(4 * workers, 1 + n // 20000))
+    # What each stage moves, in bytes: read from the work directory by the tasks ("read"), sent to
+    # the tasks as arguments ("sent") and returned to the client ("returned"). There is no
+    # worker-to-worker shuffle: every candidate task reads all fingerprints (8 or 16 bytes per
+    # document) and keeps those whose key falls in its partition.
+    volume: dict[str, int] = {"fingerprint_written": sum(
+        os.path.getsize(_fp_path(work, b)) for b in blocks if os.path.exists(_fp_path(work, b)))}
     edges = client.gather([client.submit(_candidates, i, p, blocks, opts, work, pure=False) for i in range(p)])
     ea = np.concatenate([e[0] for e in edges]) if edges else np.zeros(0, np.uint64)
     eb = np.concatenate([e[1] for e in edges]) if edges else np.zeros(0, np.uint64)
+    volume["candidates_read"] = sum(e[2] for e in edges)
+    volume["candidates_returned"] = _nbytes(ea, eb)
     lap("candidates")
     label = _semfp.connected_components(n, ea, eb)
     lap("components")
@@ -373,27 +408,33 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
     else:
         groups = p
         group_of = label % np.uint64(groups)
-        futures = [client.submit(_replay, np.nonzero(group_of == np.uint64(g))[0].astype(np.uint64), blocks, opts,
-                                 work, pure=False) for g in range(groups)]
-        for ords, c, d in client.gather(futures):
+        members = [np.nonzero(group_of == np.uint64(g))[0].astype(np.uint64) for g in range(groups)]
+        volume["replay_sent"] = _nbytes(*members)
+        futures = [client.submit(_replay, m, blocks, opts, work, pure=False) for m in members]
+        volume["replay_read"] = volume["replay_returned"] = 0
+        for ords, c, d, r in client.gather(futures):
             centre[ords.astype(np.int64)] = c
             dist[ords.astype(np.int64)] = d
+            volume["replay_read"] += r
+            volume["replay_returned"] += _nbytes(ords, c, d)
     lap("replay")
     is_centre = centre == np.arange(n, dtype=np.uint64)
     number_of = np.cumsum(is_centre, dtype=np.uint64) - np.uint64(1)
     numbers = number_of[centre.astype(np.int64)] if n else np.zeros(0, np.uint64)
     block_of = np.searchsorted(offsets[1:], np.arange(n, dtype=np.uint64), side="right")
     writes = []
+    volume["write_sent"] = 0
     for b in blocks:
         lo, hi = int(offsets[b.index]), int(offsets[b.index + 1])
         cb = sorted(set(block_of[centre[lo:hi].astype(np.int64)].tolist()))
+        volume["write_sent"] += _nbytes(numbers[lo:hi], centre[lo:hi], dist[lo:hi], offsets)
         writes.append(client.submit(_write_block, b, lo, numbers[lo:hi], centre[lo:hi], dist[lo:hi], cb, offsets,
                                     blocks, opts, work, out_dir, keep, pure=False))
-    client.gather(writes)
+    volume["write_read"] = sum(client.gather(writes))
     lap("write")
     return {"documents": n, "clusters": int(is_centre.sum()), "problems": int(sum(r[1] for r in results)),
             "blocks": len(blocks), "blocks_reused": int(sum(1 for r in results if r[2])), "edges": int(ea.size),
-            "partitions": p, "seconds": seconds}
+            "partitions": p, "seconds": seconds, "bytes": volume}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -175,3 +175,30 @@ def test_help_reads():
     assert "fingerprint" in semfp.__doc__
     assert semfp.fingerprint.__doc__ and semfp.SinglePassClusterer.add_many.__doc__
     assert os.path.exists(os.path.join(os.path.dirname(semfp.__file__), "__init__.pyi"))
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: semfp._semfp.Engine(64, "nope", "default", False),
+     "tokenizer must be 'default', 'bigram' or 'fmm', not 'nope'"),
+    (lambda: semfp._semfp.Engine(64, "default", "nope", False),
+     "hash must be 'default', 'murmur', 'fnv' or 'sdbm', not 'nope'"),
+    (lambda: semfp._semfp.Engine(96, "default", "default", False), "bits must be 64 or 128"),
+    (lambda: semfp._semfp.Index(96, 3, "d"), "bits must be 64 or 128"),
+    (lambda: semfp.fingerprint_jsonl(b"", format="csv"), "format must be 'jsonl' or 'lines', not 'csv'"),
+    (lambda: semfp._semfp.Engine(64, "default", "default", False).fingerprint_jsonl(b"", encoding="latin1"),
+     "encoding must be 'auto', 'utf-8' or 'gb18030', not 'latin1'"),
+    (lambda: semfp._semfp.Engine(64, "default", "default", False).fingerprint_jsonl(b"", html_text="none"),
+     "html_text must be 'main' or 'all', not 'none'"),
+])
+def test_native_option_names_are_checked(call, message):
+    with pytest.raises(ValueError) as e:
+        call()
+    assert str(e.value) == message
+
+
+def test_native_option_aliases():
+    engine = semfp._semfp.Engine(64, "default", "default", False)
+    line = '{"id":"a","text":"重复数据删除"}\n'.encode()
+    expected = engine.fingerprint_jsonl(line)[0]
+    for encoding in ("detect", "utf8", "utf-8"):
+        assert (engine.fingerprint_jsonl(line, encoding=encoding)[0] == expected).all()

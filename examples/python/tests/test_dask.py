@@ -1,4 +1,5 @@
-"""semfp.dask against `semfp dedup`: byte equality, resumption, hash-seed independence."""
+"""semfp.dask against `semfp dedup`: byte equality, a worker lost mid-run, resumption, hash-seed
+independence."""
 
 import glob
 import json
@@ -150,3 +151,70 @@ def test_a_killed_run_resumes(tool, tmp_path):
     stats = json.loads(err.decode().strip().splitlines()[-1])
     assert stats["blocks_reused"] >= 3
     assert concatenated(d, "part") == out
+
+
+class KillOnce:
+    """A worker plugin that SIGKILLs the worker process it runs in as soon as a task whose key
+    starts with ``prefix`` begins executing there; once in the whole cluster (the first worker to
+    create ``marker`` wins; the file records its pid). The kill lands while the scheduler counts
+    the task as processing on that worker, so the task must be rescheduled."""
+
+    name = "semfp-kill-once"
+
+    def __init__(self, prefix, marker):
+        self.prefix = prefix
+        self.marker = marker
+
+    def setup(self, worker):
+        pass
+
+    def teardown(self, worker):
+        pass
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing" or not str(key).startswith(self.prefix):
+            return
+        try:
+            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.fixture
+def fresh_client():
+    """Two worker processes of a cluster of its own: each case starts with both workers, whether
+    or not the nanny of an earlier case's killed worker managed to restart it."""
+    from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def kill_corpus(tmp_path_factory, tool):
+    d = tmp_path_factory.mktemp("kill")
+    corpus = d / "planted.jsonl"
+    planted_corpus(corpus, 400, 13)
+    return str(corpus), tool_dedup(tool, d, [str(corpus)], semfp.Options())
+
+
+@pytest.mark.parametrize("stage", ["_fingerprint_block", "_candidates", "_replay", "_write_block"])
+def test_a_worker_killed_mid_run(fresh_client, kill_corpus, tmp_path, stage):
+    corpus, (out, keep) = kill_corpus
+    c = fresh_client
+    c.wait_for_workers(2, timeout=60)
+    before = set(c.run(os.getpid).values())
+    marker = tmp_path / "killed.pid"
+    c.register_worker_plugin(KillOnce(stage + "-", str(marker)))
+    stats = semfp.dask.dedup([corpus], str(tmp_path / "dask"), c, keep=True, block_bytes=32 << 10)
+    killed = int(marker.read_text())  # a worker really died in that stage, holding one of its tasks
+    assert killed in before
+    assert killed not in set(c.run(os.getpid).values())
+    assert stats["blocks"] >= 8
+    assert concatenated(tmp_path / "dask", "part") == out
+    assert concatenated(tmp_path / "dask", "keep") == keep
