@@ -18,8 +18,8 @@
 // Choice: on the tuning half, among all bands of the grid (and keep fractions for K > 1), the
 // configuration with no false positive on plain or same-site negatives and the most positives
 // found; ties go to the earlier grid point.
-#include <semfp/dict/embedded.hpp>
 #include <semfp/core/sketch.hpp>
+#include <semfp/dict/embedded.hpp>
 #include <semfp/dict/embedded_idf.hpp>
 #include <semfp/signature/imatch.hpp>
 #include <semfp/text/article.hpp>
@@ -85,8 +85,10 @@ struct config {
 
 std::string band_text(const config& c) {
     char buf[96];
-    if (c.hi > 1e200) std::snprintf(buf, sizeof buf, "[%g, inf)", c.lo);
-    else std::snprintf(buf, sizeof buf, "[%g, %g]", c.lo, c.hi);
+    if (c.hi > 1e200)
+        std::snprintf(buf, sizeof buf, "[%g, inf)", c.lo);
+    else
+        std::snprintf(buf, sizeof buf, "[%g, %g]", c.lo, c.hi);
     return buf;
 }
 
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
     }
     std::unordered_map<std::string, std::uint32_t> vocab;
     std::vector<double> term_idf;
-    std::vector<std::uint64_t> term_hash;                        // mixed id, for the set hash
+    std::vector<std::uint64_t> term_hash;                               // mixed id, for the set hash
     std::vector<std::vector<std::uint16_t>> term_in(fractions.size());  // bit k: in sub-lexicon k
     std::vector<std::vector<std::uint32_t>> doc_terms(texts.size());
     std::vector<sig128> exact(texts.size());
@@ -139,7 +141,8 @@ int main(int argc, char** argv) {
                     const auto below = static_cast<std::uint64_t>(std::ldexp(fractions[f], 64));
                     std::uint16_t bits = 0;
                     for (std::size_t k = 0; k < k_max; ++k)
-                        if (semfp::Murmur3::hash128_seeded(t, defaults.seed + k).lo <= below) bits |= static_cast<std::uint16_t>(1u << k);
+                        if (semfp::Murmur3::hash128_seeded(t, defaults.seed + k).lo <= below)
+                            bits |= static_cast<std::uint16_t>(1u << k);
                     term_in[f].push_back(bits);
                 }
             }
@@ -166,7 +169,8 @@ int main(int argc, char** argv) {
                 const int pct = static_cast<int>(j.at("rate").get<double>() * 100 + 0.5);
                 kind += "@" + std::to_string(pct);
             }
-            pairs.push_back({ia->second, ib->second, kind, j.at("label").get<int>() == 1, half_of(j.at("base").get<std::string>())});
+            pairs.push_back({ia->second, ib->second, kind, j.at("label").get<int>() == 1,
+                             half_of(j.at("base").get<std::string>())});
         }
     }
 
@@ -225,12 +229,15 @@ int main(int argc, char** argv) {
                     for (const auto& p : pairs) {
                         if (p.half != 0) continue;
                         const bool m = matches(p, k, f);
-                        if (p.positive) found += m ? 1u : 0u;
-                        else fp += m ? 1u : 0u;
+                        if (p.positive)
+                            found += m ? 1u : 0u;
+                        else
+                            fp += m ? 1u : 0u;
                     }
                     const config c{lo, hi, k, k == 1 ? 1.0 : fractions[f]};
                     char buf[160];
-                    std::snprintf(buf, sizeof buf, "| %s | %zu | %g | %zu | %zu |\n", band_text(c).c_str(), k, c.keep, found, fp);
+                    std::snprintf(buf, sizeof buf, "| %s | %zu | %g | %zu | %zu |\n", band_text(c).c_str(), k, c.keep,
+                                  found, fp);
                     grid_log += buf;
                     if (fp == 0 && (best_found.find(k) == best_found.end() || found > best_found[k])) {
                         best[k] = c;
@@ -250,14 +257,16 @@ int main(int argc, char** argv) {
     std::snprintf(buf, sizeof buf, "%zu documents, %zu pairs (tuning half: %zu, confirmation half: %zu)\n\n",
                   texts.size(), pairs.size(), tune, pairs.size() - tune);
     emit(buf);
-    emit("Chosen on the tuning half (zero false positives, most positives found):\n\n"
-         "| K | band | keep | positives found (tuning) |\n|---:|---|---:|---:|\n");
+    emit(
+        "Chosen on the tuning half (zero false positives, most positives found):\n\n"
+        "| K | band | keep | positives found (tuning) |\n|---:|---|---:|---:|\n");
     for (const std::size_t k : ks) {
         if (best.find(k) == best.end()) {
             emit("| " + std::to_string(k) + " | (no configuration without false positives) | | |\n");
             continue;
         }
-        std::snprintf(buf, sizeof buf, "| %zu | %s | %g | %zu |\n", k, band_text(best[k]).c_str(), best[k].keep, best_found[k]);
+        std::snprintf(buf, sizeof buf, "| %zu | %s | %g | %zu |\n", k, band_text(best[k]).c_str(), best[k].keep,
+                      best_found[k]);
         emit(buf);
     }
 
@@ -271,7 +280,9 @@ int main(int argc, char** argv) {
     std::map<std::string, std::size_t> kind_total;
     for (const auto& p : pairs)
         if (p.half == 1) ++kind_total[p.kind];
-    emit("\nConfirmation half: recall (%) per kind; FP = false positives on plain / same-site negatives.\n\n| configuration |");
+    emit(
+        "\nConfirmation half: recall (%) per kind; FP = false positives on plain / same-site negatives.\n\n| "
+        "configuration |");
     std::string sep = "|---|";
     for (const auto& [kind, n] : kind_total) {
         emit(" " + kind + " (" + std::to_string(n) + ") |");
@@ -281,8 +292,10 @@ int main(int argc, char** argv) {
     const semfp::FmmSegmenter check_seg(semfp::embedded_dictionary());
     for (const auto& [label, c] : shown) {
         compute_band(c.lo, c.hi);
-        const std::size_t f = c.k == 1 ? 0
-                                       : static_cast<std::size_t>(std::find(fractions.begin(), fractions.end(), c.keep) - fractions.begin());
+        const std::size_t f =
+            c.k == 1
+                ? 0
+                : static_cast<std::size_t>(std::find(fractions.begin(), fractions.end(), c.keep) - fractions.begin());
         // The emulation against semfp::IMatch on the first 3,000 confirmation pairs.
         semfp::imatch_options o;
         o.min_idf = c.lo;
@@ -294,7 +307,8 @@ int main(int argc, char** argv) {
         for (const auto& p : pairs) {
             if (p.half != 1) continue;
             if (++checked > 3000) break;
-            const bool lib = semfp::IMatch<semfp::FmmSegmenter>::matches(im.signatures(texts[p.a]), im.signatures(texts[p.b]));
+            const bool lib =
+                semfp::IMatch<semfp::FmmSegmenter>::matches(im.signatures(texts[p.a]), im.signatures(texts[p.b]));
             if (lib != matches(p, c.k, f)) die("emulated I-Match disagrees with semfp::IMatch on " + band_text(c));
         }
         std::map<std::string, std::size_t> hit;
@@ -310,18 +324,24 @@ int main(int argc, char** argv) {
                       c.k == 1 ? "" : (", keep " + std::to_string(c.keep).substr(0, 3)).c_str());
         emit(buf);
         for (const auto& [kind, n] : kind_total) {
-            if (kind == "negative" || kind == "site_negative") std::snprintf(buf, sizeof buf, " %zu |", hit[kind]);
-            else std::snprintf(buf, sizeof buf, " %.1f |", 100.0 * static_cast<double>(hit[kind]) / static_cast<double>(n));
+            if (kind == "negative" || kind == "site_negative")
+                std::snprintf(buf, sizeof buf, " %zu |", hit[kind]);
+            else
+                std::snprintf(buf, sizeof buf, " %.1f |",
+                              100.0 * static_cast<double>(hit[kind]) / static_cast<double>(n));
             emit(buf);
         }
         std::snprintf(buf, sizeof buf, " %zu / %zu |\n", fp_plain, fp_site);
         emit(buf);
     }
-    emit("\n(negative and site_negative columns are counts of false positives; every configuration was checked "
-         "against semfp::IMatch on 3,000 confirmation pairs)\n");
+    emit(
+        "\n(negative and site_negative columns are counts of false positives; every configuration was checked "
+        "against semfp::IMatch on 3,000 confirmation pairs)\n");
     if (!out_path.empty()) {
         std::ofstream o(out_path);
-        o << report << "\n\nTuning grid (band, K, keep, positives found, false positives):\n\n| band | K | keep | found | FP |\n|---|---:|---:|---:|---:|\n"
+        o << report
+          << "\n\nTuning grid (band, K, keep, positives found, false positives):\n\n| band | K | keep | found | FP "
+             "|\n|---|---:|---:|---:|---:|\n"
           << grid_log;
     }
     return 0;

@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
             const double exact = exact_jaccard(a->second.features, b->second.features);
             const double e1 = std::fabs(semfp::estimated_jaccard(a->second.sketch, b->second.sketch) - exact);
             const double e2 = std::fabs(bottom_k_jaccard(a->second.bottom, b->second.bottom) - exact);
-            for (errors* e : {&by_kind[j.at("kind").get<std::string>()], j.at("label").get<int>() == 1 ? &all_pos : &all_neg}) {
+            for (errors* e :
+                 {&by_kind[j.at("kind").get<std::string>()], j.at("label").get<int>() == 1 ? &all_pos : &all_neg}) {
                 e->bbit.push_back(e1);
                 e->bottom.push_back(e2);
                 ++e->n;
@@ -157,8 +158,10 @@ int main(int argc, char** argv) {
             }
         }
     }
-    std::printf("| kind | pairs | mean exact J | b-bit MinHash: mean abs err | RMSE | p95 | max | bottom-32: mean abs err | RMSE | p95 | max |\n"
-                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf(
+        "| kind | pairs | mean exact J | b-bit MinHash: mean abs err | RMSE | p95 | max | bottom-32: mean abs err | "
+        "RMSE | p95 | max |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (auto& [kind, e] : by_kind) std::fputs(row(kind, e).c_str(), stdout);
     if (all_pos.n > 0) std::fputs(row("all positives", all_pos).c_str(), stdout);
     if (all_neg.n > 0) std::fputs(row("all negatives", all_neg).c_str(), stdout);

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <utility>
 #include <vector>
@@ -90,8 +91,11 @@ public:
     /// Number of table slots (memory is `capacity() * Bits / 8` bytes).
     [[nodiscard]] std::size_t capacity() const noexcept { return m_slots.size(); }
 
-    /// Makes room for `n` fingerprints without growing again. \throws std::bad_alloc
+    /// Makes room for `n` fingerprints without growing again.
+    /// \throws invalid_argument_error if `n` exceeds SIZE_MAX / 8; std::bad_alloc.
     void reserve(std::size_t n) {
+        if (n > std::numeric_limits<std::size_t>::max() / 8)
+            detail::throw_invalid_argument("FingerprintSet::reserve: too many fingerprints");
         std::size_t want = min_slots;
         while (want * 3 < n * 4) want *= 2;
         if (want > m_slots.size()) rehash(want);
@@ -143,7 +147,8 @@ public:
         for (std::uint64_t i = 0; i < n; ++i) {
             const std::size_t at = r.offset();
             const fingerprint_type fp = r.template fingerprint<Bits>();
-            if (i > 0 && !(prev < fp)) detail::throw_format_error("semfp: fingerprint set is not strictly increasing", at);
+            if (i > 0 && !(prev < fp))
+                detail::throw_format_error("semfp: fingerprint set is not strictly increasing", at);
             // The count is not trusted for a reservation before the bytes are there; growth
             // doubles, so a long stream costs O(n) amortized.
             fresh.insert(fp);

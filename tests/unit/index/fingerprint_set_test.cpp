@@ -151,3 +151,9 @@ TEST_CASE("FingerprintSet reads and writes the sorted-array format byte for byte
     CHECK_THROWS_AS(s.load(bad), semfp::format_error);
     CHECK(s.size() == 4);
 }
+
+TEST_CASE("FingerprintSet::reserve refuses impossible sizes", "[index][fpset]") {
+    semfp::FingerprintSet<64> s;
+    CHECK_THROWS_AS(s.reserve(~std::size_t{0}), semfp::invalid_argument_error);
+    CHECK(s.empty());
+}
