@@ -6,7 +6,8 @@
 //
 //     header   magic "SEMFPSEN", format version, 128
 //     u32      kind: 0 exact set (semfp::FingerprintSet<128>), 1 Bloom filter (semfp::BloomFilter)
-//     u32 + n  the signature method's identity (signatures.hpp), UTF-8
+//     u32 + n  the signature method's identity (signatures.hpp), UTF-8; with --idf it ends with
+//              the MD5 of the IDF file, so a store made with another IDF table is refused
 //     u32      CRC-32C of the envelope
 //     ...      the set or filter in its own saved format (with its own checksum)
 //
@@ -138,9 +139,21 @@ int run_seen(const seen_command& cmd) {
             semfp::detail::throw_invalid_argument("--store '" + cmd.store + "' is an exact set; --bloom asks for a Bloom filter");
         if (cmd.bloom <= 0 && s.kind == kind_bloom)
             semfp::detail::throw_invalid_argument("--store '" + cmd.store + "' is a Bloom filter; pass --bloom P to use it");
-        if (s.identity != engine->identity())
+        const std::string mine = engine->identity();
+        if (s.identity != mine) {
+            // Same method and parameters, another IDF file: say so rather than quote two long
+            // identities that differ in a digest.
+            const auto cut_old = s.identity.find(idf_identity_marker);
+            const auto cut_new = mine.find(idf_identity_marker);
+            const std::string old_idf =
+                cut_old == std::string::npos ? "not recorded" : s.identity.substr(cut_old + idf_identity_marker.size());
+            const std::string new_idf = cut_new == std::string::npos ? "none" : mine.substr(cut_new + idf_identity_marker.size());
+            if (s.identity.substr(0, cut_old) == mine.substr(0, cut_new))
+                semfp::detail::throw_invalid_argument("--store '" + cmd.store + "' was made with another IDF table (MD5 " +
+                                                      old_idf + "); this run's --idf has MD5 " + new_idf);
             semfp::detail::throw_invalid_argument("--store '" + cmd.store + "' holds signatures of '" + s.identity +
-                                                  "', not of '" + engine->identity() + "'");
+                                                  "', not of '" + mine + "'");
+        }
     } else {
         s.identity = engine->identity();
         if (cmd.bloom > 0) {

@@ -7,12 +7,14 @@
 #include <semfp/core/weighting.hpp>
 #include <semfp/dict/embedded.hpp>
 #include <semfp/error.hpp>
+#include <semfp/core/digest.hpp>
 #include <semfp/signature/imatch.hpp>
 #include <semfp/signature/keyword.hpp>
 #include <semfp/text/segmenter.hpp>
 #include <semfp/text/tokenizers.hpp>
 
 #include <fstream>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <utility>
@@ -35,6 +37,31 @@ std::string number(double v) {
     return buf;
 }
 
+// An IDF table read from a file, with the MD5 of the file's bytes: the signatures depend on the
+// table, so a `seen` store records the digest and refuses a run with another table.
+struct loaded_idf {
+    std::shared_ptr<const IdfTable> table;
+    std::string md5;  // hex; empty without a table
+};
+
+loaded_idf load_idf(const std::string& path) {
+    if (path.empty()) return {};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw io_error("cannot open IDF table '" + path + "'");
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad()) throw io_error("cannot read IDF table '" + path + "'");
+    const std::string data = std::move(bytes).str();
+    auto table = std::make_shared<IdfTable>();
+    std::istringstream parse(data);
+    table->load(parse);
+    return {std::move(table), digest_fingerprint<Md5>(data).to_hex()};
+}
+
+std::string idf_suffix(const loaded_idf& idf) {
+    return idf.md5.empty() ? std::string() : std::string(idf_identity_marker) + idf.md5;
+}
+
 class ExactEngine final : public SignatureEngine {
 public:
     [[nodiscard]] std::size_t size() const noexcept override { return 1; }
@@ -46,12 +73,15 @@ public:
 template <class Tok>
 class KeywordEngine final : public SignatureEngine {
 public:
-    KeywordEngine(Tok tok, keyword_options opt, std::shared_ptr<const IdfTable> idf, std::string label)
-        : m_idf(std::move(idf)), m_fp(std::move(tok), with_idf(opt, m_idf.get())), m_label(std::move(label)) {}
+    KeywordEngine(Tok tok, keyword_options opt, loaded_idf idf, std::string label)
+        : m_idf(std::move(idf.table)),
+          m_fp(std::move(tok), with_idf(opt, m_idf.get())),
+          m_label(std::move(label)),
+          m_idf_suffix(idf_suffix(idf)) {}
     [[nodiscard]] std::size_t size() const noexcept override { return 1; }
     void sign(std::string_view text, std::span<Fingerprint<128>> out) const override { out[0] = m_fp(text); }
     [[nodiscard]] std::string describe() const override { return "keyword fingerprint: " + m_label; }
-    [[nodiscard]] std::string identity() const override { return "keyword " + m_label; }
+    [[nodiscard]] std::string identity() const override { return "keyword " + m_label + m_idf_suffix; }
 
 private:
     static keyword_options with_idf(keyword_options o, const IdfTable* idf) {
@@ -61,32 +91,28 @@ private:
     std::shared_ptr<const IdfTable> m_idf;
     KeywordFingerprinter<Tok> m_fp;
     std::string m_label;
+    std::string m_idf_suffix;
 };
 
 template <class Tok>
 class IMatchEngine final : public SignatureEngine {
 public:
-    IMatchEngine(Tok tok, imatch_options opt, std::shared_ptr<const IdfTable> idf, std::string label)
-        : m_idf(std::move(idf)), m_im(*m_idf, std::move(tok), opt), m_label(std::move(label)) {}
+    IMatchEngine(Tok tok, imatch_options opt, loaded_idf idf, std::string label)
+        : m_idf(std::move(idf.table)),
+          m_im(*m_idf, std::move(tok), opt),
+          m_label(std::move(label)),
+          m_idf_suffix(idf_suffix(idf)) {}
     [[nodiscard]] std::size_t size() const noexcept override { return m_im.size(); }
     void sign(std::string_view text, std::span<Fingerprint<128>> out) const override { m_im.signatures_into(text, out); }
     [[nodiscard]] std::string describe() const override { return "I-Match: " + m_label; }
-    [[nodiscard]] std::string identity() const override { return "imatch " + m_label; }
+    [[nodiscard]] std::string identity() const override { return "imatch " + m_label + m_idf_suffix; }
 
 private:
     std::shared_ptr<const IdfTable> m_idf;
     IMatch<Tok> m_im;
     std::string m_label;
+    std::string m_idf_suffix;
 };
-
-std::shared_ptr<const IdfTable> load_idf(const std::string& path) {
-    if (path.empty()) return nullptr;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw io_error("cannot open IDF table '" + path + "'");
-    auto table = std::make_shared<IdfTable>();
-    table->load(in);
-    return table;
-}
 
 template <class Tok>
 std::unique_ptr<SignatureEngine> make_with(const signature_options& sig, const pipeline_options& pipe, Tok tok) {
@@ -98,10 +124,10 @@ std::unique_ptr<SignatureEngine> make_with(const signature_options& sig, const p
         o.with_frequencies = sig.frequencies;
         const std::string label = std::to_string(sig.keywords) + " keywords" +
                                   (sig.frequencies ? " with frequencies" : "") + ", " + tok_label + ", " +
-                                  (idf ? "TF-IDF" : "TF");
+                                  (idf.table ? "TF-IDF" : "TF");
         return std::make_unique<KeywordEngine<Tok>>(std::move(tok), o, std::move(idf), label);
     }
-    if (!idf) detail::throw_invalid_argument("--method imatch needs --idf FILE (term idf lines)");
+    if (!idf.table) detail::throw_invalid_argument("--method imatch needs --idf FILE (term idf lines)");
     imatch_options o;
     o.min_idf = sig.min_idf;
     o.max_idf = sig.max_idf;

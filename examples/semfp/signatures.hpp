@@ -32,6 +32,10 @@ public:
     [[nodiscard]] virtual std::string identity() const = 0;
 };
 
+/// What separates a method's parameters from the digest of its IDF file in `identity()`:
+/// "keyword 8 keywords, fmm tokenizer, TF-IDF; IDF table MD5 <32 hex digits>".
+inline constexpr std::string_view idf_identity_marker = "; IDF table MD5 ";
+
 /// The engine for `sig` with the tokenizer of `pipe`. Throws semfp::invalid_argument_error
 /// (usage) for impossible combinations and semfp::error when the IDF file cannot be loaded.
 [[nodiscard]] std::unique_ptr<SignatureEngine> make_signature_engine(const signature_options& sig,

@@ -339,6 +339,23 @@ elseif(CASE STREQUAL "seen")
   expect_equal("${junk}" "not a store at all, just text" "foreign store untouched")
   run(2 seen "${WORK}/day2.txt" --format lines --store "${WORK}/day2.txt")
   expect_match("${ERR}" "--store" "store == input refused")
+  # A keyword store records the IDF table it was made with (its MD5) and refuses another one.
+  file(WRITE "${WORK}/idf_a.txt" "page 2.5\ntext 0.5\n")
+  file(WRITE "${WORK}/idf_b.txt" "page 0.5\ntext 2.5\n")
+  run(0 seen "${WORK}/day1.txt" --format lines --store "${WORK}/kw.bin" --method keyword --idf "${WORK}/idf_a.txt" --quiet)
+  expect_match("${OUT}" "^[^\n]*\tnew\n[^\n]*\tnew\n[^\n]*\tseen\n$" "keyword TF-IDF day 1")
+  run(0 seen "${WORK}/day2.txt" --format lines --store "${WORK}/kw.bin" --method keyword --idf "${WORK}/idf_a.txt" --quiet)
+  expect_match("${OUT}" "^[^\n]*\tseen\n[^\n]*\tnew\n$" "same IDF table accepted")
+  file(READ "${WORK}/kw.bin" kw_before HEX)
+  run(2 seen "${WORK}/day2.txt" --format lines --store "${WORK}/kw.bin" --method keyword --idf "${WORK}/idf_b.txt")
+  file(MD5 "${WORK}/idf_a.txt" md5_a)
+  file(MD5 "${WORK}/idf_b.txt" md5_b)
+  expect_match("${ERR}" "was made with another IDF table \\(MD5 ${md5_a}\\); this run's --idf has MD5 ${md5_b}"
+               "other IDF table refused")
+  file(READ "${WORK}/kw.bin" kw_after HEX)
+  expect_equal("${kw_after}" "${kw_before}" "refused run leaves the store")
+  run(2 seen "${WORK}/day2.txt" --format lines --store "${WORK}/kw.bin" --method keyword)
+  expect_match("${ERR}" "holds signatures of" "TF run refused on a TF-IDF store")
 
 elseif(CASE STREQUAL "html_text")
   # Web pages: the article by default, all visible text with --html-text all; compare says which.

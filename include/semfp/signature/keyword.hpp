@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -87,6 +88,7 @@ struct keyword_scratch {
     std::string text;                                   ///< the normalized text
     std::vector<std::string_view> tokens;               ///< token views, then sorted
     std::vector<std::pair<std::string_view, std::uint32_t>> terms;  ///< distinct terms and counts
+    std::vector<double> weights;                        ///< weight of each distinct term
     std::vector<std::size_t> order;                     ///< candidate order
     std::string key;                                    ///< the bytes that are hashed
 };
@@ -130,8 +132,10 @@ public:
             const auto& [term, count] = s.terms[s.order[i]];
             s.key.append(term);
             if (m_options.with_frequencies) {
+                char buf[8];
+                const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<unsigned>(std::bit_width(count)));
                 s.key.push_back('\t');
-                s.key.append(std::to_string(std::bit_width(count)));
+                s.key.append(buf, r.ptr);
             }
             s.key.push_back('\n');
         }
@@ -178,17 +182,21 @@ private:
             if (!s.terms.empty() && s.terms.back().first == t) ++s.terms.back().second;
             else s.terms.emplace_back(t, 1u);
         }
+        // One weight (one IDF lookup) per distinct term, not one per comparison.
+        s.weights.resize(s.terms.size());
+        for (std::size_t i = 0; i < s.terms.size(); ++i) s.weights[i] = weight(s.terms[i].first, s.terms[i].second);
         s.order.resize(s.terms.size());
         for (std::size_t i = 0; i < s.order.size(); ++i) s.order[i] = i;
         const std::size_t kept = std::min(m_options.count, s.terms.size());
         // Heaviest first; equal weights in code-point order (the terms are sorted, so the index
-        // order is the code-point order).
-        std::partial_sort(s.order.begin(), s.order.begin() + static_cast<std::ptrdiff_t>(kept), s.order.end(),
-                          [&](std::size_t a, std::size_t b) {
-                              const double wa = weight(s.terms[a].first, s.terms[a].second);
-                              const double wb = weight(s.terms[b].first, s.terms[b].second);
-                              return wa != wb ? wa > wb : a < b;
-                          });
+        // order is the code-point order). The comparator is a strict total order, so
+        // nth_element selects exactly the set partial_sort would; only that set is hashed
+        // (after the code-point sort below), so its internal order does not matter.
+        const auto heavier = [&w = s.weights](std::size_t a, std::size_t b) noexcept {
+            return w[a] != w[b] ? w[a] > w[b] : a < b;
+        };
+        if (kept < s.order.size())
+            std::nth_element(s.order.begin(), s.order.begin() + static_cast<std::ptrdiff_t>(kept), s.order.end(), heavier);
         std::sort(s.order.begin(), s.order.begin() + static_cast<std::ptrdiff_t>(kept));
         return kept;
     }

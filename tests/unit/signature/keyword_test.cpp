@@ -8,6 +8,9 @@
 #include <semfp/text/synonyms.hpp>
 #include <semfp/text/tokenizers.hpp>
 
+#include <algorithm>
+#include <bit>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -126,4 +129,55 @@ TEST_CASE("the articles' example: a synonym table makes 北京华联 and 华联�
     const semfp::KeywordFingerprinter<filtered> with(filtered(seg, table), opts(8));
     CHECK(with(a) == with(b));
     CHECK(with(a) == without(a));
+}
+
+TEST_CASE("keyword selection equals the textbook definition (weights, ties, frequencies)", "[signature][keyword]") {
+    // Reference: every distinct term's weight, a full sort by (weight descending, term
+    // ascending), the first n terms re-sorted by term and hashed. Random texts over a small
+    // vocabulary with many equal weights and IDF values exercise the tie rule.
+    const std::vector<std::string> vocab = {"aa", "bb", "cc", "dd", "ee", "ff", "gg", "hh", "ii", "jj", "kk", "ll",
+                                            "mm", "nn", "oo", "pp", "qq", "rr", "ss", "tt", "x"};
+    semfp::IdfTable idf(1.5);
+    for (std::size_t i = 0; i < vocab.size(); i += 2) idf.set(vocab[i], static_cast<double>(i % 5) * 0.5);
+    std::uint64_t state = 12345;
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<std::size_t>(state >> 33);
+    };
+    for (int round = 0; round < 300; ++round) {
+        std::string text;
+        const std::size_t len = next() % 60;
+        for (std::size_t i = 0; i < len; ++i) text += vocab[next() % vocab.size()] + " ";
+        const std::size_t n = 1 + next() % 10;
+        const bool with_idf = round % 2 == 0;
+        const bool freq = round % 3 == 0;
+        semfp::keyword_options o = opts(n, freq);
+        if (with_idf) o.idf = &idf;
+        const words_fp fp(semfp::WhitespaceTokenizer{}, o);
+
+        std::map<std::string, std::uint32_t> counts;
+        std::istringstream words(text);
+        for (std::string w; words >> w;)
+            if (w.size() >= 2) ++counts[w];
+        std::vector<std::pair<std::string, std::uint32_t>> terms(counts.begin(), counts.end());
+        auto weight = [&](const std::pair<std::string, std::uint32_t>& t) {
+            return static_cast<double>(t.second) * (with_idf ? idf.idf(t.first) : 1.0);
+        };
+        std::sort(terms.begin(), terms.end(), [&](const auto& a, const auto& b) {
+            return weight(a) != weight(b) ? weight(a) > weight(b) : a.first < b.first;
+        });
+        terms.resize(std::min(n, terms.size()));
+        std::sort(terms.begin(), terms.end());
+        std::string key;
+        for (const auto& [term, count] : terms) {
+            key += term;
+            if (freq) key += "\t" + std::to_string(std::bit_width(count));
+            key += "\n";
+        }
+        const auto expected = terms.empty() ? semfp::exact_signature(text) : semfp::digest_fingerprint<semfp::Md5>(key);
+        REQUIRE(fp(text) == expected);
+        const auto kw = fp.keywords(text);
+        REQUIRE(kw.size() == terms.size());
+        for (std::size_t i = 0; i < kw.size(); ++i) CHECK(kw[i].term == terms[i].first);
+    }
 }
