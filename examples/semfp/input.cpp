@@ -1,12 +1,12 @@
 #include "input.hpp"
 
+#include "json_line.hpp"
+
 #include <semfp/text/article.hpp>
 #include <semfp/detail/list_lines.hpp>
 #include <semfp/text/encoding.hpp>
 #include <semfp/text/html.hpp>
 #include <semfp/text/utf8.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -105,15 +105,6 @@ std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, b
 
 namespace {
 
-// `message` cut to a length fit for one line of a report.
-std::string truncated(std::string_view message) {
-    constexpr std::size_t limit = 120;
-    if (message.size() <= limit) return std::string(message);
-    std::size_t cut = limit;
-    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 codes
-    return std::string(message.substr(0, cut)) + "... (" + std::to_string(message.size()) + " bytes)";
-}
-
 // Decodes one line to UTF-8: as is when valid, else GB18030 when that decodes it cleanly (with
 // --encoding auto), else with U+FFFD replacements (a problem).
 void decode_line(Document& doc, const input_options& opt) {
@@ -136,48 +127,6 @@ void decode_line(Document& doc, const input_options& opt) {
     doc.problems.push_back({doc.line, "invalid UTF-8 at byte " + std::to_string(bad + 1) + " (" +
                                           std::to_string(r.replaced) + " byte sequence(s) replaced by U+FFFD)"});
     doc.text = std::move(r.text);
-}
-
-// Parses the JSON line in doc.text into id, text and format.
-void parse_json_line(Document& doc, const input_options& opt, bool keep_raw) {
-    auto fail = [&](std::string message) {
-        doc.problems.push_back({doc.line, std::move(message)});
-        doc.valid = false;
-    };
-    // The JSON parser takes a NUL byte for the end of its input and would accept what precedes
-    // it: a raw NUL is never valid JSON (only the escape \u0000 is), so the line is bad.
-    if (const std::size_t nul = doc.text.find('\0'); nul != std::string::npos) {
-        return fail("NUL byte at byte " + std::to_string(nul + 1) + " (not valid JSON)");
-    }
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(doc.text);
-    } catch (const nlohmann::json::parse_error& e) {
-        fail("malformed JSON at byte " + std::to_string(e.byte));
-        return;
-    } catch (const nlohmann::json::exception& e) {
-        // A number that does not fit a double (1e999, a 100,000-digit id): the library's message
-        // quotes the whole number, so only its start is shown.
-        fail("malformed JSON: " + truncated(e.what()));
-        return;
-    }
-    if (!j.is_object()) return fail("not a JSON object");
-    const auto id = j.find(opt.id_field);
-    if (id == j.end()) return fail("missing field \"" + opt.id_field + "\"");
-    if (id->is_string()) {
-        doc.id = id->get<std::string>();
-    } else if (id->is_number_integer() || id->is_number_unsigned()) {
-        doc.id = id->dump();
-    } else {
-        return fail("field \"" + opt.id_field + "\" is not a string or an integer");
-    }
-    const auto txt = j.find(opt.text_field);
-    if (txt == j.end()) return fail("missing field \"" + opt.text_field + "\"");
-    if (!txt->is_string()) return fail("field \"" + opt.text_field + "\" is not a string");
-    if (keep_raw) doc.raw = std::move(doc.text);
-    doc.text = std::move(txt->get_ref<std::string&>());
-    const auto format = j.find("format");
-    doc.html = format != j.end() && format->is_string() && format->get<std::string>() == "html";
 }
 
 }  // namespace
@@ -253,6 +202,14 @@ struct DocumentReader::state {
     bool open_next();
     bool read_whole(const unit& u, Document& doc);
     bool next_line_document(Document& doc);
+
+    // Reports of the reading itself: to `diag` at once, or kept for the caller while deferred.
+    bool defer = false;
+    std::vector<reader_report> deferred;
+    void report(std::string_view where, std::size_t at_line, std::string message) {
+        if (!defer) return diag->bad_input(where, at_line, message);
+        deferred.push_back({std::string(where), at_line, std::move(message)});
+    }
 };
 
 void DocumentReader::state::add_path(const std::string& path) {
@@ -359,7 +316,7 @@ bool DocumentReader::state::open_next() {
         }
         file.open(u.path, std::ios::binary);
         if (!file) {
-            diag->bad_input(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
+            report(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
             file.clear();
             continue;
         }
@@ -373,7 +330,7 @@ bool DocumentReader::state::open_next() {
 bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
     std::ifstream f(u.path, std::ios::binary);
     if (!f) {
-        diag->bad_input(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
+        report(u.name, 0, std::string("cannot open: ") + std::strerror(errno));
         return false;
     }
     // Read at most one byte more than the bound: a file that grows, a FIFO or a device cannot
@@ -386,7 +343,7 @@ bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
         doc.text.append(chunk, static_cast<std::size_t>(f.gcount()));
     }
     if (f.bad()) {
-        diag->bad_input(u.name, 0, "read error");
+        report(u.name, 0, "read error");
         return false;
     }
     if (doc.text.size() > max) {
@@ -394,7 +351,7 @@ bool DocumentReader::state::read_whole(const unit& u, Document& doc) {
         const auto size = fs::file_size(fs::path(u.path), ec);
         done += ec ? doc.text.size() : size;
         std::string().swap(doc.text);
-        diag->bad_input(u.name, 0, "file larger than the maximum document size (" + std::to_string(max) +
+        report(u.name, 0, "file larger than the maximum document size (" + std::to_string(max) +
                                        " bytes; see --max-document-size), skipped");
         return false;
     }
@@ -415,7 +372,7 @@ bool DocumentReader::state::next_line_document(Document& doc) {
         const std::size_t consumed = r.consumed;
         done += consumed;
         if (r.status == detail::line_status::too_long) {
-            diag->bad_input(current->name, line_no, "line longer than the maximum document size (" +
+            report(current->name, line_no, "line longer than the maximum document size (" +
                                                         std::to_string(opt->max_document_bytes) +
                                                         " bytes; see --max-document-size), skipped");
             continue;
@@ -431,7 +388,7 @@ bool DocumentReader::state::next_line_document(Document& doc) {
         doc.pending = current->format;
         return true;
     }
-    if (in->bad()) diag->bad_input(current->name, line_no + 1, "read error");
+    if (in->bad()) report(current->name, line_no + 1, "read error");
     return false;
 }
 
@@ -471,6 +428,13 @@ std::size_t DocumentReader::read_batch(std::vector<Document>& batch, std::size_t
         ++n;
     }
     return n;
+}
+
+void DocumentReader::defer_reports(bool on) noexcept { m_state->defer = on; }
+
+void DocumentReader::take_reports(std::vector<reader_report>& out) {
+    out.clear();
+    out.swap(m_state->deferred);
 }
 
 std::uint64_t DocumentReader::bytes_done() const noexcept { return m_state->done; }

@@ -63,6 +63,14 @@ std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, b
 /// constructed; `main` before any).
 [[nodiscard]] std::string html_text(std::string_view markup);
 
+/// A problem the reader itself found (a file that cannot be opened, a line over the size limit),
+/// kept while its reports are deferred.
+struct reader_report {
+    std::string where;
+    std::size_t line = 0;
+    std::string message;
+};
+
 /// Reads documents from every input in order.
 class DocumentReader {
 public:
@@ -78,6 +86,13 @@ public:
     /// Fills `batch` with up to `max_docs` documents or about `max_bytes` bytes (reusing its
     /// elements' buffers); returns the number read (0 at the end).
     std::size_t read_batch(std::vector<Document>& batch, std::size_t max_docs, std::size_t max_bytes);
+
+    /// From now on (`on`), the reader's own reports are kept for `take_reports` instead of going
+    /// to the Diagnostics at once: a caller that reads ahead of what it reports can then put them
+    /// back in input order. Reports of the directories scanned by the constructor are not kept.
+    void defer_reports(bool on) noexcept;
+    /// Moves the reports kept since the last call to `out` (cleared first), oldest first.
+    void take_reports(std::vector<reader_report>& out);
 
     /// Input bytes consumed so far.
     [[nodiscard]] std::uint64_t bytes_done() const noexcept;

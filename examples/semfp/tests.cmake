@@ -39,3 +39,14 @@ function(_semfp_tool_python_tests)
   endif()
 endfunction()
 cmake_language(DEFER DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" CALL _semfp_tool_python_tests)
+# The tool's JSON Lines parsers (simdjson when built in, nlohmann/json) agree line by line.
+add_executable(semfp_json_line_agreement semfp/tests/json_line_agreement.cpp)
+target_link_libraries(semfp_json_line_agreement PRIVATE semfp_engine semfp_dev)
+add_test(NAME semfp.tool.json_line_agreement
+  COMMAND semfp_json_line_agreement "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/bad_input.jsonl"
+    "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/good.jsonl")
+add_test(NAME semfp.tool.pipeline_order
+  COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:semfp_tool>"
+    "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/semfp_test_pipeline_order"
+    -P "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/pipeline_order.cmake")
+set_tests_properties(semfp.tool.pipeline_order PROPERTIES TIMEOUT 120)

@@ -77,14 +77,20 @@ void WorkerPool::drain() {
 void WorkerPool::work() {
     std::size_t seen = 0;
     for (;;) {
+        const ordered_job* ordered = nullptr;
         {
             std::unique_lock lock(m_mutex);
             m_start.wait(lock, [&] { return m_stop || m_generation != seen; });
             if (m_stop) return;
             seen = m_generation;
+            ordered = m_ordered;
             ++m_busy;
         }
-        drain();
+        if (ordered != nullptr) {
+            drain_ordered(*ordered);
+        } else {
+            drain();
+        }
         {
             std::lock_guard lock(m_mutex);
             --m_busy;
@@ -118,6 +124,117 @@ void WorkerPool::for_each(std::size_t count, const std::function<void(std::size_
         error = m_error;
         m_error = nullptr;
     }
+    if (error) std::rethrow_exception(error);
+}
+
+bool WorkerPool::grab(std::size_t& slot, std::size_t& begin, std::size_t& end) {
+    const std::size_t ring = m_blocks.size();
+    for (std::size_t seq = m_head; seq < m_tail; ++seq) {
+        block_state& b = m_blocks[seq % ring];
+        if (b.next < b.items) {
+            slot = seq % ring;
+            begin = b.next;
+            end = std::min(b.items, begin + grain);
+            b.next = end;
+            return true;
+        }
+    }
+    return false;
+}
+
+void WorkerPool::drain_ordered(const ordered_job& job) {
+    std::unique_lock lock(m_mutex);
+    for (;;) {
+        if (m_abort || m_error) return;
+        std::size_t slot = 0, begin = 0, end = 0;
+        if (grab(slot, begin, end)) {
+            lock.unlock();
+            try {
+                for (std::size_t i = begin; i < end; ++i) job.process(slot, i);
+            } catch (...) {
+                lock.lock();
+                if (!m_error) m_error = std::current_exception();
+                m_done.notify_all();
+                return;
+            }
+            lock.lock();
+            // The slot cannot have been reused meanwhile: it is consumed only when its last
+            // item is done, and these were not.
+            if ((m_blocks[slot].remaining -= end - begin) == 0) m_done.notify_all();
+            continue;
+        }
+        if (m_input_done) return;  // all handed out and nothing more to come
+        m_work.wait(lock);
+    }
+}
+
+void WorkerPool::run_ordered(const ordered_job& job) {
+    const std::size_t ring = std::max<std::size_t>(1, job.ring);
+    {
+        std::lock_guard lock(m_mutex);
+        m_blocks.assign(ring, block_state{});
+        m_head = m_tail = 0;
+        m_input_done = false;
+        m_abort = false;
+        m_error = nullptr;
+        m_ordered = &job;
+        ++m_generation;
+    }
+    m_start.notify_all();
+    std::exception_ptr error;
+    try {
+        std::unique_lock lock(m_mutex);
+        for (;;) {
+            if (m_error) break;
+            // 1. The oldest block, once complete, goes on at once (output as early as possible).
+            if (m_head < m_tail && m_blocks[m_head % ring].remaining == 0) {
+                const std::size_t slot = m_head % ring;
+                const std::size_t items = m_blocks[slot].items;
+                lock.unlock();
+                job.consume(slot, items);
+                lock.lock();
+                ++m_head;
+                continue;
+            }
+            // 2. Reading ahead keeps the other threads busy.
+            if (!m_input_done && m_tail - m_head < ring) {
+                const std::size_t slot = m_tail % ring;
+                lock.unlock();
+                const std::size_t items = job.read(slot);
+                lock.lock();
+                if (items == 0) {
+                    m_input_done = true;
+                } else {
+                    m_blocks[slot] = block_state{items, 0, items};
+                    ++m_tail;
+                }
+                m_work.notify_all();
+                continue;
+            }
+            if (m_input_done && m_head == m_tail) break;
+            // 3. Otherwise help with the oldest items, or wait for the oldest block.
+            std::size_t slot = 0, begin = 0, end = 0;
+            if (grab(slot, begin, end)) {
+                lock.unlock();
+                for (std::size_t i = begin; i < end; ++i) job.process(slot, i);
+                lock.lock();
+                m_blocks[slot].remaining -= end - begin;
+                continue;
+            }
+            m_done.wait(lock);
+        }
+    } catch (...) {
+        error = std::current_exception();
+    }
+    std::unique_lock lock(m_mutex);
+    m_abort = true;
+    m_work.notify_all();
+    m_done.wait(lock, [&] { return m_busy == 0; });
+    m_ordered = nullptr;
+    if (!error) error = m_error;
+    m_error = nullptr;
+    m_blocks.clear();
+    lock.unlock();
     if (error) std::rethrow_exception(error);
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Wall and CPU time of `semfp dedup` with 1 and 2 threads (or the thread counts in THREADS) on one
+# input, runs interleaved (1 2 1 2 ...) so the ratios are taken pair by pair under the same load;
+# checks that every run's output is byte-identical to the first 1-thread run. Prints markdown
+# rows: medians of RUNS runs, the wall ratio against 1 thread, user CPU per document, and the
+# load average before and after.
+#
+# usage: bench/dedup_scaling.sh SEMFP INPUT.jsonl [RUNS=5] [extra dedup options...]
+#   THREADS="1 2" (default) - thread counts; the first is the baseline of the ratios
+#   BASELINE=/path/to/other/semfp - also time another build with the first thread count
+# The 100,000-document input of bench/results/dedup.md comes from bench/dedup_input.py.
+set -euo pipefail
+tool=${1:?usage: dedup_scaling.sh SEMFP INPUT.jsonl [RUNS] [options...]}
+input=${2:?input}
+runs=${3:-5}
+shift $(( $# < 3 ? $# : 3 ))
+extra=("$@")
+threads=(${THREADS:-1 2})
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+docs=$(grep -c . "$input" || true)
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+run_one() {  # label tool threads
+    local label=$1 bin=$2 t=$3 out="$work/$1.out"
+    /usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" dedup "$input" --threads "$t" --quiet --tsv --out "$out" "${extra[@]}" \
+        2>/dev/null
+    echo "$(cat "$work/time")" >> "$work/$label.times"
+    if [ ! -f "$work/reference" ]; then cp "$out" "$work/reference"; fi
+    if ! cmp -s "$out" "$work/reference"; then echo "OUTPUT DIFFERS: $label" >&2; exit 1; fi
+}
+labels=()
+for t in "${threads[@]}"; do labels+=("t$t"); done
+[ -n "${BASELINE:-}" ] && labels+=("baseline")
+for ((r = 0; r < runs; r++)); do
+    for t in "${threads[@]}"; do run_one "t$t" "$tool" "$t"; done
+    if [ -n "${BASELINE:-}" ]; then run_one baseline "$BASELINE" "${threads[0]}"; fi
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+base=${labels[0]}
+echo
+echo "| run | wall median s | wall min-max s | user CPU median s | sys median s | speed-up vs $base (median of paired wall ratios) | user CPU us/doc |"
+echo "|---|---|---|---|---|---|---|"
+for l in "${labels[@]}"; do
+    f="$work/$l.times"
+    wall=$(awk '{print $1}' "$f" | median)
+    lo=$(awk '{print $1}' "$f" | sort -g | head -1)
+    hi=$(awk '{print $1}' "$f" | sort -g | tail -1)
+    user=$(awk '{print $2}' "$f" | median)
+    sys=$(awk '{print $3}' "$f" | median)
+    ratio=$(paste -d' ' "$work/$base.times" "$f" | awk '{print $1 / $4}' | median)
+    per=$(awk -v u="$user" -v n="$docs" 'BEGIN {printf "%.1f", u * 1e6 / n}')
+    printf '| %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.2fx | %s |\n' "$l" "$wall" "$lo" "$hi" "$user" "$sys" "$ratio" "$per"
+done
+echo
+echo "$docs documents; outputs of all runs identical; $runs runs each, interleaved; warm page cache."
