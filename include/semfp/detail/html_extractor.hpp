@@ -11,7 +11,9 @@
 // every split and the work stays linear.
 //
 // It knows nothing of the public option types: the caller passes the output strings and the
-// two switches, so this file depends only on detail/.
+// two switches, so this file depends only on detail/. The text between markup is emitted by
+// html_text_emitter.hpp (its base class), tags are read by html_tag_scanner.hpp; this file
+// decides per construct (markup, comments, raw text, elements).
 
 #include <semfp/detail/ascii.hpp>
 #include <semfp/detail/html_scan.hpp>
@@ -107,8 +109,6 @@ public:
     }
 
 private:
-
-
     [[nodiscard]] html_text_builder* data_sink() noexcept {
         return (m_template_depth > 0 || m_foreign_hidden != 0) ? nullptr : &m_text;
     }
@@ -139,7 +139,6 @@ private:
         if (what.substr(0, have.size()) != have) return 0;
         return m_final ? 0 : -1;
     }
-
 
     void literal(std::string_view t) {
         if (html_text_builder* out = data_sink()) out->text(t);
@@ -249,8 +248,6 @@ private:
         if (gt == npos && !m_final) return stall(std::max(p, m_s.size()));
         m_pos = gt == npos ? m_s.size() : gt + 1;
     }
-
-
 
     /// Handles the contents of a raw text or escapable raw text element that starts at m_pos
     /// (its start tag begins at m_construct): emits them to `out` (nothing when null) and moves

@@ -180,7 +180,8 @@ void for_each_period_hash(std::string_view text, const normalize_options& opt, s
                     const std::size_t first = count < want ? 0 : head;
                     for (std::size_t k = 0; k < count; ++k) {
                         const period_unit& r = ring[(first + k) % want];
-                        for (std::size_t m = 0; m < r.len(); ++m) buf[len++] = static_cast<char>((r.bytes() >> (8 * m)) & 0xFFu);
+                        for (std::size_t m = 0; m < r.len(); ++m)
+                            buf[len++] = static_cast<char>((r.bytes() >> (8 * m)) & 0xFFu);
                     }
                     f(Murmur3::hash64(std::string_view(buf, len)));
                 }

@@ -19,9 +19,8 @@ std::vector<std::uint64_t> plain(std::string_view text, const semfp::period_opti
     std::string normalized, scratch;
     semfp::normalize_into(text, normalized, o.normalization);
     std::vector<std::uint64_t> out;
-    semfp::for_each_normalized_period_string(normalized, o, scratch, [&](std::string_view s, std::size_t) {
-        out.push_back(semfp::Murmur3::hash64(s));
-    });
+    semfp::for_each_normalized_period_string(
+        normalized, o, scratch, [&](std::string_view s, std::size_t) { out.push_back(semfp::Murmur3::hash64(s)); });
     return out;
 }
 
@@ -75,9 +74,28 @@ TEST_CASE("period hashes in one pass equal the hashes of the normalized strings"
 
 TEST_CASE("period hashes in one pass: random bytes and random mixes of units", "[period]") {
     std::mt19937 rng(11);
-    const std::vector<std::string> pieces = {"\xE3\x80\x82", "\xEF\xBD\xA1", "\xEF\xBC\x81", "\xEF\xBC\x8E", ".", "!", " ", "\n",
-                                             "\xE3\x80\x80", "\xC2\xA0", "A", "z", "3", "\xE5\x9C\x8B", "\xE4\xB8\xAD",
-                                             "\xF0\x9F\x98\x80", "\xE4", "\xBD", "\xFF", "\xED\xA0\x80", "\xEF\xBC\xA1", "\xE2\x80\x8B"};
+    const std::vector<std::string> pieces = {"\xE3\x80\x82",
+                                             "\xEF\xBD\xA1",
+                                             "\xEF\xBC\x81",
+                                             "\xEF\xBC\x8E",
+                                             ".",
+                                             "!",
+                                             " ",
+                                             "\n",
+                                             "\xE3\x80\x80",
+                                             "\xC2\xA0",
+                                             "A",
+                                             "z",
+                                             "3",
+                                             "\xE5\x9C\x8B",
+                                             "\xE4\xB8\xAD",
+                                             "\xF0\x9F\x98\x80",
+                                             "\xE4",
+                                             "\xBD",
+                                             "\xFF",
+                                             "\xED\xA0\x80",
+                                             "\xEF\xBC\xA1",
+                                             "\xE2\x80\x8B"};
     const auto sets = option_sets();
     for (int round = 0; round < 400; ++round) {
         std::string t;

@@ -43,8 +43,8 @@ TEST_CASE("html element table: sorted, every name found with its kind, others in
 
 TEST_CASE("html_plain_ascii8 accepts exactly the eight-byte runs of plain ASCII", "[html]") {
     std::mt19937 rng(5);
-    const char alphabet[] = {'a', 'Z', '0', '<', '>', '&', ' ', '\t', '\n', '\r', '\f', '\v', '\0', '\x01', '\x1F', '\x20',
-                             '\x21', '\x7F', '\x80', '\xC2', '\xE4', '\xFF', '~', '#'};
+    const char alphabet[] = {'a',  'Z',    '0',    '<',    '>',    '&',    ' ',    '\t',   '\n',   '\r',   '\f', '\v',
+                             '\0', '\x01', '\x1F', '\x20', '\x21', '\x7F', '\x80', '\xC2', '\xE4', '\xFF', '~',  '#'};
     for (int round = 0; round < 20000; ++round) {
         char buf[8];
         for (char& c : buf) c = alphabet[rng() % sizeof alphabet];
@@ -61,9 +61,25 @@ TEST_CASE("html_plain_ascii8 accepts exactly the eight-byte runs of plain ASCII"
 
 TEST_CASE("measure_article_blocks counts eight bytes at a time as it does byte by byte", "[article]") {
     std::mt19937 rng(9);
-    const std::vector<std::string> pieces = {"\xE3\x80\x82", "\xE3\x80\x81", "\xE3\x80\x80", "\xEF\xBC\x8C", "\xEF\xBC\x81",
-                                             "\xEF\xBC\x9F", "\xEF\xBC\x9B", "\xEF\xBC\xA1", "\xE4\xB8\xAD", "a", " ", "\n",
-                                             "\t", "\x01", "\xC3\xA9", "\xF0\x9F\x98\x80", "\xE3", "\xEF\xBC", "\x80"};
+    const std::vector<std::string> pieces = {"\xE3\x80\x82",
+                                             "\xE3\x80\x81",
+                                             "\xE3\x80\x80",
+                                             "\xEF\xBC\x8C",
+                                             "\xEF\xBC\x81",
+                                             "\xEF\xBC\x9F",
+                                             "\xEF\xBC\x9B",
+                                             "\xEF\xBC\xA1",
+                                             "\xE4\xB8\xAD",
+                                             "a",
+                                             " ",
+                                             "\n",
+                                             "\t",
+                                             "\x01",
+                                             "\xC3\xA9",
+                                             "\xF0\x9F\x98\x80",
+                                             "\xE3",
+                                             "\xEF\xBC",
+                                             "\x80"};
     for (int round = 0; round < 300; ++round) {
         std::string t;
         const int n = static_cast<int>(rng() % 120);
