@@ -4,6 +4,7 @@
 //   semfp_period_quality PAIRS.jsonl DOCS.jsonl [--length 5,8,10] [--idf 2] [--df-min 8]
 //                        [--cap 1000] [--td 0.5] [--tc 0.8] [--html all|main] [--threads 2]
 //   semfp_period_quality --throughput N CORPUS.jsonl [--threads 2]
+//   semfp_period_quality --pages-throughput DOCS.jsonl [--threads 1] [--reps 7]
 //
 // Pairs mode runs the detector over every document of the docs file (web pages converted to
 // text first: all visible text, as the patent works, or the article text) and scores each
@@ -15,6 +16,9 @@
 // Throughput mode synthesizes N web pages from the corpus texts (each text on several sites,
 // every site with its own template sentences, navigation and footer), converts nothing (the
 // pages are text), and times add + run with the given threads, median of 3 runs, wall clock.
+//
+// Pages-throughput mode takes the kit's 3,000 web pages as article text (converted before the
+// clock starts) and times add + run + clusters() end to end, median of --reps runs, CPU and wall.
 #include <semfp/signature/period.hpp>
 #include <semfp/text/article.hpp>
 #include <semfp/text/html.hpp>
@@ -25,6 +29,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <map>
 #include <random>
@@ -124,6 +129,67 @@ int throughput(std::size_t n, const std::string& corpus, unsigned threads, std::
     return 0;
 }
 
+double cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// The kit's web pages (every "format": "html" document of DOCS), converted to article text
+// first (not timed), then add + run + clusters() timed end to end, `reps` times, with the
+// default options and `threads` threads. Prints medians of CPU and wall time.
+int pages_throughput(const std::string& docs, unsigned threads, int reps) {
+    std::ifstream in(docs);
+    std::vector<std::string> texts;
+    std::string line;
+    std::size_t bytes = 0;
+    while (std::getline(in, line)) {
+        const auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || j.value("format", "") != "html" || !j.contains("text")) {
+            continue;
+        }
+        texts.push_back(semfp::extract_main_text(j["text"].get<std::string>()));
+        bytes += texts.back().size();
+    }
+    if (texts.empty()) {
+        std::fprintf(stderr, "no web pages in %s\n", docs.c_str());
+        return 1;
+    }
+    std::vector<double> cpu, wall, add_cpu;
+    std::size_t pairs = 0, clusters = 0;
+    for (int r = 0; r < reps; ++r) {
+        semfp::period_options o;
+        o.threads = threads;
+        const double c0 = cpu_seconds();
+        const auto w0 = std::chrono::steady_clock::now();
+        semfp::PeriodDetector det(o);
+        for (const auto& t : texts) {
+            (void)det.add(t);
+        }
+        const double c1 = cpu_seconds();
+        det.run();
+        const auto cl = det.clusters();
+        const double c2 = cpu_seconds();
+        const auto w2 = std::chrono::steady_clock::now();
+        cpu.push_back(c2 - c0);
+        add_cpu.push_back(c1 - c0);
+        wall.push_back(std::chrono::duration<double>(w2 - w0).count());
+        pairs = det.pairs().size();
+        clusters = cl.size();
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    const double n = static_cast<double>(texts.size());
+    std::printf("| pages | text MB | threads | add CPU ms | add+run+clusters CPU ms | pages/s (CPU) | wall ms | pages/s (wall) | related pairs | clusters |\n");
+    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("| %zu | %.1f | %u | %.1f | %.1f | %.0f | %.1f | %.0f | %zu | %zu |\n", texts.size(),
+                static_cast<double>(bytes) / 1e6, threads, median(add_cpu) * 1e3, median(cpu) * 1e3, n / median(cpu),
+                median(wall) * 1e3, n / median(wall), pairs, clusters);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,6 +207,8 @@ int main(int argc, char** argv) {
     unsigned threads = 2;
     std::size_t tput = 0;
     std::string cluster_out;
+    std::string pages_docs;
+    int reps = 7;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -160,8 +228,13 @@ int main(int argc, char** argv) {
         }
         else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(next()));
         else if (a == "--throughput") tput = std::stoul(next());
+        else if (a == "--pages-throughput") pages_docs = next();
+        else if (a == "--reps") reps = std::stoi(next());
         else if (a == "--cluster-out") cluster_out = next();
         else pos.push_back(a);
+    }
+    if (!pages_docs.empty()) {
+        return pages_throughput(pages_docs, threads, reps);
     }
     if (tput != 0) {
         if (pos.size() != 1) {

@@ -11,10 +11,14 @@
 // every split and the work stays linear.
 //
 // It knows nothing of the public option types: the caller passes the output strings and the
-// two switches, so this file depends only on detail/.
+// two switches, so this file depends only on detail/. The text between markup is emitted by
+// html_text_emitter.hpp (its base class), tags are read by html_tag_scanner.hpp; this file
+// decides per construct (markup, comments, raw text, elements).
 
 #include <semfp/detail/ascii.hpp>
 #include <semfp/detail/html_scan.hpp>
+#include <semfp/detail/html_tag_scanner.hpp>
+#include <semfp/detail/html_text_emitter.hpp>
 #include <semfp/detail/utf8_codec.hpp>
 
 #include <algorithm>
@@ -45,12 +49,12 @@ protected:
 /// cuts (a tag, a comment, a raw text element, a character reference, a UTF-8 sequence) is left
 /// for the next call, which sees the same bytes again plus more; everything else is emitted
 /// once. The output is therefore the same for any split of the input.
-class html_extractor {
+class html_extractor : private html_text_emitter {
 public:
     /// Text goes to `text`, the first title to `title`. `line_breaks` and `nbsp_as_space` are the
     /// fields of `html_options`. Both strings must outlive the extractor.
     html_extractor(std::string& text, std::string& title, bool line_breaks, bool nbsp_as_space)
-        : m_text(text, line_breaks), m_title(title, false), m_nbsp_as_space(nbsp_as_space) {}
+        : html_text_emitter(nbsp_as_space), m_text(text, line_breaks), m_title(title, false) {}
 
     /// Processes `s` from position() on. `final`: the document ends with `s`.
     void run(std::string_view s, bool final) {
@@ -100,31 +104,11 @@ public:
         m_pos -= consumed;
         m_resume_owner = m_resume_owner >= consumed ? m_resume_owner - consumed : npos;
         m_resume = m_resume >= consumed ? m_resume - consumed : 0;
-        m_tag_owner = m_tag_owner != npos && m_tag_owner >= consumed ? m_tag_owner - consumed : npos;
-        m_tag_pos = m_tag_pos >= consumed ? m_tag_pos - consumed : 0;
-        if (m_ref_owner != npos && m_ref_owner >= consumed) {
-            m_ref_owner -= consumed;
-            m_ref_digits -= consumed;
-        } else {
-            m_ref_owner = npos;
-        }
+        m_tag.rebase(consumed);
+        rebase_reference(consumed);
     }
 
 private:
-    static constexpr std::size_t npos = std::string_view::npos;
-
-    /// Where `scan_tag` stopped inside a tag cut by the end of the buffer.
-    enum class tag_phase : std::uint8_t {
-        name,
-        before_attribute,
-        after_slash,
-        attribute_name,
-        after_attribute_name,
-        before_value,
-        quoted_value,
-        unquoted_value,
-    };
-
     [[nodiscard]] html_text_builder* data_sink() noexcept {
         return (m_template_depth > 0 || m_foreign_hidden != 0) ? nullptr : &m_text;
     }
@@ -154,150 +138,6 @@ private:
         if (have.size() == what.size()) return have == what ? 1 : 0;
         if (what.substr(0, have.size()) != have) return 0;
         return m_final ? 0 : -1;
-    }
-
-    // --- text -------------------------------------------------------------------------------
-
-    void whitespace(html_text_builder& out, bool pre, char c) {
-        if (!pre) {
-            out.space();
-        } else if (c == '\n' || c == '\r') {
-            out.line_break();
-        } else {
-            out.preformatted_space(c == '\t' ? '\t' : ' ');
-        }
-    }
-
-    void put_code_point(html_text_builder& out, bool pre, char32_t cp) {
-        if (cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\f') {
-            whitespace(out, pre, static_cast<char>(cp));
-        } else if (cp == 0xA0 && m_nbsp_as_space) {
-            whitespace(out, pre, ' ');
-        } else {
-            out.code_point(cp);
-        }
-    }
-
-    /// Emits the text in [b, e) to `out` (nothing when null). `refs`: decode character
-    /// references; `pre`: keep whitespace.
-    void emit(std::size_t b, std::size_t e, html_text_builder* out, bool refs, bool pre) {
-        if (out == nullptr || b >= e) return;
-        const std::string_view s = m_s.substr(0, e);
-        std::size_t i = b, run = b;
-        while (i < e) {
-            const auto c = static_cast<unsigned char>(s[i]);
-            if (c >= 0x80) {
-                // Fast path for the common three-byte sequences (CJK): E1..EC and EE..EF leads
-                // take any two continuation bytes and never encode U+00A0.
-                if (c >= 0xE1 && c != 0xED && c <= 0xEF && i + 2 < e &&
-                    (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80 &&
-                    (static_cast<unsigned char>(s[i + 2]) & 0xC0) == 0x80) {
-                    i += 3;
-                    continue;
-                }
-                const utf8_decoded d = utf8_decode(s, i);
-                if (d.valid && !(d.code_point == 0xA0 && m_nbsp_as_space)) {
-                    i += d.length;
-                    continue;
-                }
-                out->text(s.substr(run, i - run));
-                if (d.valid) {
-                    whitespace(*out, pre, ' ');
-                } else {
-                    out->code_point(utf8_replacement);
-                }
-                i += d.length;
-                run = i;
-                continue;
-            }
-            if (!html_special_byte[c] || (c == '&' && !refs)) {
-                ++i;
-                continue;
-            }
-            out->text(s.substr(run, i - run));
-            if (c == '&') {
-                const html_char_ref r = html_read_char_ref(s, i);
-                if (r.length == 0) {
-                    run = i++;  // a literal '&' starts the next run
-                    continue;
-                }
-                put_code_point(*out, pre, r.first);
-                if (r.second != 0) put_code_point(*out, pre, r.second);
-                i += r.length;
-            } else if (c == 0) {
-                ++i;  // NUL is dropped, as the tree builder does in body text
-            } else if (c == '\r' && i + 1 < e && s[i + 1] == '\n') {
-                ++i;  // CR LF is one newline
-            } else {
-                whitespace(*out, pre, static_cast<char>(c));
-                ++i;
-            }
-            run = i;
-        }
-        out->text(s.substr(run, e - run));
-    }
-
-    /// Emits the data from m_pos to the end of the buffer; before the end of the document, stops
-    /// short of a trailing construct that may continue (character reference, UTF-8 sequence,
-    /// CR of a CR LF).
-    void emit_rest(html_text_builder* out, bool refs, bool pre) {
-        const std::size_t n = m_s.size();
-        std::size_t cut = n;
-        if (!m_final) {
-            if (cut > m_pos && m_s[cut - 1] == '\r') --cut;
-            for (std::size_t k = 1; k <= 3 && cut >= m_pos + k; ++k) {
-                const auto c = static_cast<unsigned char>(m_s[cut - k]);
-                if ((c & 0xC0) == 0x80) continue;  // continuation byte: look further back
-                if (c >= 0xC0) {
-                    const std::size_t need = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2);
-                    if (need > k) cut -= k;
-                }
-                break;
-            }
-            if (refs) cut = reference_cut(cut);
-        }
-        emit(m_pos, cut, out, refs, pre);
-        m_pos = cut;
-        if (cut < n) m_stalled = true;
-    }
-
-    /// Where text ending at `cut` must stop so that a character reference it may cut waits for
-    /// the next buffer: at the last '&' near the end (a named reference reads at most
-    /// html_entity_max_length + 2 bytes), or at the '&' of a numeric reference whose digits run to
-    /// `cut`, however many there are. The digits of a reference that keeps stalling are read once
-    /// (m_ref_*), so a long one cut many times stays linear.
-    [[nodiscard]] std::size_t reference_cut(std::size_t cut) noexcept {
-        auto is_digit = [](char c, bool hex) noexcept {
-            return is_ascii_digit(c) || (hex && ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'));
-        };
-        if (m_ref_owner == m_pos) {
-            std::size_t q = m_ref_digits;
-            while (q < cut && is_digit(m_s[q], m_ref_hex)) ++q;
-            m_ref_digits = q;
-            if (q == cut) return m_pos;
-        }
-        const std::size_t window = html_entity_max_length + 8;
-        const std::size_t from = cut > m_pos + window ? cut - window : m_pos;
-        if (const std::size_t amp = m_s.substr(from, cut - from).rfind('&'); amp != npos) return from + amp;
-        std::size_t q = cut;
-        while (q > m_pos && is_digit(m_s[q - 1], true)) --q;
-        if (q == cut) return cut;
-        bool hex = false;
-        std::size_t amp = npos;
-        if (q >= m_pos + 3 && (m_s[q - 1] | 0x20) == 'x' && m_s[q - 2] == '#' && m_s[q - 3] == '&') {
-            hex = true;
-            amp = q - 3;
-        } else if (q >= m_pos + 2 && m_s[q - 1] == '#' && m_s[q - 2] == '&') {
-            amp = q - 2;
-            for (std::size_t k = q; k < cut; ++k) {
-                if (!is_ascii_digit(m_s[k])) return cut;  // a decimal reference ends before `cut`
-            }
-        }
-        if (amp == npos) return cut;
-        m_ref_owner = amp;
-        m_ref_digits = cut;
-        m_ref_hex = hex;
-        return amp;
     }
 
     void literal(std::string_view t) {
@@ -339,7 +179,7 @@ private:
                 literal("</");
                 m_pos = n;
             } else if (is_ascii_alpha(m_s[p + 1])) {
-                const std::size_t end = scan_tag(p + 1);
+                const std::size_t end = m_tag.scan(m_s, p + 1);
                 if (end == npos) return cut_tag();
                 m_pos = end;
                 end_tag();
@@ -351,7 +191,7 @@ private:
         } else if (c == '?') {
             bogus_comment(p);
         } else if (is_ascii_alpha(c)) {
-            const std::size_t end = scan_tag(p);
+            const std::size_t end = m_tag.scan(m_s, p);
             if (end == npos) return cut_tag();
             m_pos = end;
             start_tag();
@@ -409,147 +249,13 @@ private:
         m_pos = gt == npos ? m_s.size() : gt + 1;
     }
 
-    /// Reads a tag whose name starts at `p`: lower-cased name into m_name, attributes skipped.
-    /// Returns the position after '>', or npos when the buffer ends inside the tag. A tag cut by
-    /// the buffer saves where it stopped (m_tag_*) and the next call for the same `p` goes on
-    /// from there, so a huge tag fed in small chunks costs O(n) overall, not O(n^2).
-    std::size_t scan_tag(std::size_t p) {
-        const std::size_t n = m_s.size();
-        tag_phase phase = tag_phase::name;
-        char quote = 0;
-        if (m_tag_owner == p) {
-            phase = m_tag_phase;
-            quote = m_tag_quote;
-            p = m_tag_pos;
-        } else {
-            m_tag_owner = p;
-            m_name_len = 0;
-            m_self_closing = false;
-        }
-        auto space = [this](std::size_t k) noexcept { return is_ascii_space(m_s[k]); };
-        for (;;) {
-            switch (phase) {
-                case tag_phase::name:
-                    while (p < n && !space(p) && m_s[p] != '/' && m_s[p] != '>') {
-                        if (m_name_len < sizeof m_name) m_name[m_name_len] = ascii_lower(m_s[p]);
-                        ++m_name_len;
-                        ++p;
-                    }
-                    if (p >= n) break;
-                    phase = tag_phase::before_attribute;
-                    continue;
-                case tag_phase::before_attribute:
-                    while (p < n && space(p)) ++p;
-                    if (p >= n) break;
-                    if (m_s[p] == '>') return finish_tag(p + 1);
-                    if (m_s[p] == '/') {
-                        ++p;
-                        phase = tag_phase::after_slash;
-                        continue;
-                    }
-                    ++p;  // first character of an attribute name (may be '=')
-                    phase = tag_phase::attribute_name;
-                    continue;
-                case tag_phase::after_slash:
-                    if (p >= n) break;
-                    if (m_s[p] == '>') {
-                        m_self_closing = true;
-                        return finish_tag(p + 1);
-                    }
-                    phase = tag_phase::before_attribute;
-                    continue;
-                case tag_phase::attribute_name:
-                    while (p < n && !space(p) && m_s[p] != '/' && m_s[p] != '>' && m_s[p] != '=') ++p;
-                    if (p >= n) break;
-                    phase = tag_phase::after_attribute_name;
-                    continue;
-                case tag_phase::after_attribute_name:
-                    while (p < n && space(p)) ++p;
-                    if (p >= n) break;
-                    if (m_s[p] != '=') {
-                        phase = tag_phase::before_attribute;
-                        continue;
-                    }
-                    ++p;
-                    phase = tag_phase::before_value;
-                    continue;
-                case tag_phase::before_value:
-                    while (p < n && space(p)) ++p;
-                    if (p >= n) break;
-                    if (m_s[p] == '"' || m_s[p] == '\'') {
-                        quote = m_s[p];
-                        ++p;
-                        phase = tag_phase::quoted_value;
-                    } else {
-                        phase = tag_phase::unquoted_value;
-                    }
-                    continue;
-                case tag_phase::quoted_value: {
-                    const std::size_t close = m_s.find(quote, p);
-                    if (close == npos) {
-                        p = n;
-                        break;
-                    }
-                    p = close + 1;
-                    phase = tag_phase::before_attribute;
-                    continue;
-                }
-                case tag_phase::unquoted_value:
-                    while (p < n && !space(p) && m_s[p] != '>') ++p;
-                    if (p >= n) break;
-                    phase = tag_phase::before_attribute;
-                    continue;
-            }
-            // The buffer ends inside the tag: remember where.
-            m_tag_phase = phase;
-            m_tag_quote = quote;
-            m_tag_pos = p;
-            return npos;
-        }
-    }
-
-    std::size_t finish_tag(std::size_t end) noexcept {
-        m_tag_owner = npos;
-        return end;
-    }
-
-    [[nodiscard]] std::string_view name() const noexcept {
-        // Names longer than the buffer match no known element.
-        if (m_name_len > sizeof m_name) return "-";
-        return {m_name, m_name_len};
-    }
-
-    /// Position of the '<' of the end tag that closes raw text named `tag`, searching from
-    /// `from`; npos when the buffer holds none. `resume` is set to where a search over a longer
-    /// buffer must start.
-    [[nodiscard]] std::size_t find_end_tag(std::size_t from, std::string_view tag, std::size_t& resume) const noexcept {
-        const std::size_t n = m_s.size();
-        for (std::size_t p = m_s.find("</", from); p != npos; p = m_s.find("</", p + 1)) {
-            const std::size_t q = p + 2 + tag.size();
-            if (q >= n) {
-                resume = p;
-                return npos;
-            }
-            bool match = true;
-            for (std::size_t k = 0; k < tag.size(); ++k) {
-                if (ascii_lower(m_s[p + 2 + k]) != tag[k]) {
-                    match = false;
-                    break;
-                }
-            }
-            if (match && (is_ascii_space(m_s[q]) || m_s[q] == '/' || m_s[q] == '>')) return p;
-        }
-        resume = std::max(from, n - 1);
-        return npos;
-    }
-
     /// Handles the contents of a raw text or escapable raw text element that starts at m_pos
     /// (its start tag begins at m_construct): emits them to `out` (nothing when null) and moves
     /// past the end tag. Returns false when the buffer ends first (the construct stalls).
     bool raw_contents(std::string_view tag, html_text_builder* out, bool refs, bool pre) {
         const std::size_t n = m_s.size();
         std::size_t resume = 0;
-        const std::size_t end = find_end_tag(resume_from(m_pos), tag, resume);
+        const std::size_t end = html_find_end_tag(m_s, resume_from(m_pos), tag, resume);
         if (end == npos) {
             if (!m_final) {
                 stall(resume);
@@ -559,7 +265,7 @@ private:
             m_pos = n;
             return true;
         }
-        const std::size_t after = scan_tag(end + 2);
+        const std::size_t after = m_tag.scan(m_s, end + 2);
         if (after == npos && !m_final) {
             stall(end);
             return false;
@@ -602,7 +308,7 @@ private:
     }
 
     void start_tag() {
-        const std::string_view tag = name();
+        const std::string_view tag = m_tag.name();
         const html_kind kind = html_element_kind(tag);
         if (m_template_depth > 0) {
             // Template contents are dropped, but still tokenized so that raw text is skipped.
@@ -623,8 +329,8 @@ private:
             } else {
                 // In svg and math, script and style are ordinary elements whose contents are
                 // markup; their text is hidden up to their end tag.
-                if (kind == html_kind::foreign && !m_self_closing) ++m_foreign_depth;
-                if (m_foreign_hidden == 0 && !m_self_closing) {
+                if (kind == html_kind::foreign && !m_tag.self_closing()) ++m_foreign_depth;
+                if (m_foreign_hidden == 0 && !m_tag.self_closing()) {
                     if (tag == "script")
                         m_foreign_hidden = 's';
                     else if (tag == "style")
@@ -681,13 +387,13 @@ private:
                 ++m_template_depth;
                 break;
             case html_kind::foreign:
-                if (!m_self_closing) ++m_foreign_depth;
+                if (!m_tag.self_closing()) ++m_foreign_depth;
                 break;
         }
     }
 
     void end_tag() {
-        const std::string_view tag = name();
+        const std::string_view tag = m_tag.name();
         const html_kind kind = html_element_kind(tag);
         if (m_template_depth > 0) {
             if (kind == html_kind::template_element) --m_template_depth;
@@ -721,35 +427,21 @@ private:
         }
     }
 
-    std::string_view m_s;
-    std::size_t m_pos = 0;
     std::size_t m_construct = 0;        // start of the construct being read
     std::size_t m_resume_owner = npos;  // construct whose end search stopped at m_resume
     std::size_t m_resume = 0;
     html_text_builder m_text;
     html_text_builder m_title;
     html_tag_observer* m_observer = nullptr;
-    bool m_nbsp_as_space;
-    bool m_final = true;
-    bool m_stalled = false;
+    html_tag_scanner m_tag;
     bool m_bom_checked = false;
     bool m_skip_newline = false;
     bool m_plaintext = false;
     bool m_have_title = false;
-    bool m_self_closing = false;
     char m_foreign_hidden = 0;  // 's' inside svg/math script, 'y' inside svg/math style
     int m_pre_depth = 0;
     int m_template_depth = 0;
     int m_foreign_depth = 0;
-    char m_name[16] = {};
-    std::size_t m_name_len = 0;
-    std::size_t m_tag_owner = npos;  // name start of the tag whose scan stopped at m_tag_pos
-    std::size_t m_tag_pos = 0;
-    tag_phase m_tag_phase = tag_phase::name;
-    char m_tag_quote = 0;
-    std::size_t m_ref_owner = npos;  // '&' of a numeric reference cut by the buffer...
-    std::size_t m_ref_digits = 0;    // ...whose digits were read up to here
-    bool m_ref_hex = false;
 };
 
 }  // namespace detail

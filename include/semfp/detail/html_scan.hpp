@@ -7,8 +7,10 @@
 #include <semfp/detail/utf8_codec.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -23,6 +25,32 @@ inline constexpr bool html_special_byte[128] = {
     false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false,
     true,  false, false, false, false, false, true,  false, false, false, false, false, false, false, false, false,
 };
+
+/// Whether the eight bytes at `p` are all plain ASCII text: none >= 0x80, none <= 0x20
+/// (whitespace, NUL and other controls) and, when `amp`, none is '&'. A false answer only sends
+/// the caller to its byte-by-byte path.
+[[nodiscard]] inline bool html_plain_ascii8(const char* p, bool amp) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);  // byte order does not matter: every test is "any byte"
+    // A byte below 0x21 with its high bit clear stays below 0x80 after adding 0x5F.
+    std::uint64_t bad = ~(((w & ~highs) + 0x5F * ones) | w) & highs;
+    bad |= w & highs;
+    if (amp) {
+        const std::uint64_t x = w ^ (std::uint64_t{'&'} * ones);
+        bad |= (x - ones) & ~x & highs;
+    }
+    return bad == 0;
+}
+
+/// Whether `s[i]` (i < e <= s.size()) starts a three-byte sequence with lead E1..EC or EE..EF
+/// ending before `e`: those take any two continuation bytes and never encode U+00A0 (most of
+/// CJK text).
+[[nodiscard]] inline bool html_plain_utf8_3(std::string_view s, std::size_t i, std::size_t e) noexcept {
+    const auto c = static_cast<unsigned char>(s[i]);
+    return c >= 0xE1 && c != 0xED && c <= 0xEF && i + 2 < e && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80 &&
+           (static_cast<unsigned char>(s[i + 2]) & 0xC0) == 0x80;
+}
 
 /// A character reference read at an '&': the bytes it spans (0 = not a reference) and the one or
 /// two code points it stands for (`second` is 0 for one).
@@ -197,87 +225,145 @@ enum class html_kind : std::uint8_t {
     foreign,           ///< svg, math: foreign content
 };
 
-/// Kind of the element with lower-case name `name`. O(log n).
+/// An element name of at most 16 bytes packed into two integers (byte k at bits 8 * (k % 8) of
+/// word k / 8, the rest zero), so that a name compares as two integer comparisons.
+struct html_packed_name {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    std::size_t len = 0;
+};
+
+[[nodiscard]] constexpr html_packed_name html_pack_name(std::string_view name) noexcept {
+    html_packed_name p;
+    p.len = name.size();
+    const std::size_t n = name.size() < 16 ? name.size() : 16;
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint64_t b = static_cast<unsigned char>(name[k]);
+        if (k < 8)
+            p.lo |= b << (8 * k);
+        else
+            p.hi |= b << (8 * (k - 8));
+    }
+    return p;
+}
+
+[[nodiscard]] constexpr std::size_t html_name_slot(const html_packed_name& p) noexcept {
+    return static_cast<std::size_t>(((p.lo ^ (p.hi << 5) ^ p.len) * 0x9E3779B97F4A7C15ull) >> 57);  // 0..127
+}
+
+struct html_element_entry {
+    std::string_view name;
+    html_kind kind;
+};
+
+// Sorted by name (a test checks the order and that every name is found).
+inline constexpr html_element_entry html_elements[] = {
+    {"address", html_kind::block},
+    {"article", html_kind::block},
+    {"aside", html_kind::block},
+    {"blockquote", html_kind::block},
+    {"body", html_kind::block},
+    {"br", html_kind::line_break},
+    {"caption", html_kind::block},
+    {"center", html_kind::block},
+    {"dd", html_kind::block},
+    {"details", html_kind::block},
+    {"dialog", html_kind::block},
+    {"dir", html_kind::block},
+    {"div", html_kind::block},
+    {"dl", html_kind::block},
+    {"dt", html_kind::block},
+    {"fieldset", html_kind::block},
+    {"figcaption", html_kind::block},
+    {"figure", html_kind::block},
+    {"footer", html_kind::block},
+    {"form", html_kind::block},
+    {"frameset", html_kind::block},
+    {"h1", html_kind::block},
+    {"h2", html_kind::block},
+    {"h3", html_kind::block},
+    {"h4", html_kind::block},
+    {"h5", html_kind::block},
+    {"h6", html_kind::block},
+    {"head", html_kind::block},
+    {"header", html_kind::block},
+    {"hgroup", html_kind::block},
+    {"hr", html_kind::block},
+    {"html", html_kind::block},
+    {"iframe", html_kind::raw_skip},
+    {"legend", html_kind::block},
+    {"li", html_kind::block},
+    {"listing", html_kind::preformatted},
+    {"main", html_kind::block},
+    {"math", html_kind::foreign},
+    {"menu", html_kind::block},
+    {"nav", html_kind::block},
+    {"noembed", html_kind::raw_skip},
+    {"noframes", html_kind::raw_skip},
+    {"noscript", html_kind::raw_skip},
+    {"ol", html_kind::block},
+    {"optgroup", html_kind::block},
+    {"option", html_kind::block},
+    {"p", html_kind::block},
+    {"plaintext", html_kind::plaintext},
+    {"pre", html_kind::preformatted},
+    {"script", html_kind::raw_skip},
+    {"search", html_kind::block},
+    {"section", html_kind::block},
+    {"style", html_kind::raw_skip},
+    {"summary", html_kind::block},
+    {"svg", html_kind::foreign},
+    {"table", html_kind::block},
+    {"tbody", html_kind::block},
+    {"td", html_kind::cell},
+    {"template", html_kind::template_element},
+    {"textarea", html_kind::textarea},
+    {"tfoot", html_kind::block},
+    {"th", html_kind::cell},
+    {"thead", html_kind::block},
+    {"title", html_kind::title},
+    {"tr", html_kind::block},
+    {"ul", html_kind::block},
+    {"xmp", html_kind::raw_text},
+};
+
+/// Open-addressing table over html_elements (128 slots, linear probing): slot -> index + 1,
+/// 0 empty. Built at compile time.
+inline constexpr auto html_element_slots = [] {
+    std::array<std::uint8_t, 128> slots{};
+    for (std::size_t i = 0; i < std::size(html_elements); ++i) {
+        std::size_t s = html_name_slot(html_pack_name(html_elements[i].name));
+        while (slots[s] != 0) s = (s + 1) & 127;
+        slots[s] = static_cast<std::uint8_t>(i + 1);
+    }
+    return slots;
+}();
+
+/// html_elements packed, in the same order.
+inline constexpr auto html_element_packed = [] {
+    std::array<html_packed_name, std::size(html_elements)> packed{};
+    for (std::size_t i = 0; i < packed.size(); ++i) packed[i] = html_pack_name(html_elements[i].name);
+    return packed;
+}();
+
+inline constexpr std::size_t html_element_max_length = [] {
+    std::size_t m = 0;
+    for (const html_element_entry& e : html_elements) m = e.name.size() > m ? e.name.size() : m;
+    return m;
+}();
+static_assert(html_element_max_length <= 16);
+
+/// Kind of the element with lower-case name `name`: a hash probe and two integer comparisons
+/// per candidate (the element lookup runs for every tag of a page). O(1).
 [[nodiscard]] constexpr html_kind html_element_kind(std::string_view name) noexcept {
-    struct entry {
-        std::string_view name;
-        html_kind kind;
-    };
-    using k = html_kind;
-    // Sorted by name.
-    constexpr entry table[] = {
-        {"address", k::block},
-        {"article", k::block},
-        {"aside", k::block},
-        {"blockquote", k::block},
-        {"body", k::block},
-        {"br", k::line_break},
-        {"caption", k::block},
-        {"center", k::block},
-        {"dd", k::block},
-        {"details", k::block},
-        {"dialog", k::block},
-        {"dir", k::block},
-        {"div", k::block},
-        {"dl", k::block},
-        {"dt", k::block},
-        {"fieldset", k::block},
-        {"figcaption", k::block},
-        {"figure", k::block},
-        {"footer", k::block},
-        {"form", k::block},
-        {"frameset", k::block},
-        {"h1", k::block},
-        {"h2", k::block},
-        {"h3", k::block},
-        {"h4", k::block},
-        {"h5", k::block},
-        {"h6", k::block},
-        {"head", k::block},
-        {"header", k::block},
-        {"hgroup", k::block},
-        {"hr", k::block},
-        {"html", k::block},
-        {"iframe", k::raw_skip},
-        {"legend", k::block},
-        {"li", k::block},
-        {"listing", k::preformatted},
-        {"main", k::block},
-        {"math", k::foreign},
-        {"menu", k::block},
-        {"nav", k::block},
-        {"noembed", k::raw_skip},
-        {"noframes", k::raw_skip},
-        {"noscript", k::raw_skip},
-        {"ol", k::block},
-        {"optgroup", k::block},
-        {"option", k::block},
-        {"p", k::block},
-        {"plaintext", k::plaintext},
-        {"pre", k::preformatted},
-        {"script", k::raw_skip},
-        {"search", k::block},
-        {"section", k::block},
-        {"style", k::raw_skip},
-        {"summary", k::block},
-        {"svg", k::foreign},
-        {"table", k::block},
-        {"tbody", k::block},
-        {"td", k::cell},
-        {"template", k::template_element},
-        {"textarea", k::textarea},
-        {"tfoot", k::block},
-        {"th", k::cell},
-        {"thead", k::block},
-        {"title", k::title},
-        {"tr", k::block},
-        {"ul", k::block},
-        {"xmp", k::raw_text},
-    };
-    const auto* it = std::lower_bound(std::begin(table), std::end(table), name,
-                                      [](const entry& e, std::string_view n) { return e.name < n; });
-    if (it != std::end(table) && it->name == name) return it->kind;
-    return k::inline_element;
+    if (name.empty() || name.size() > html_element_max_length) return html_kind::inline_element;
+    const html_packed_name p = html_pack_name(name);
+    for (std::size_t s = html_name_slot(p);; s = (s + 1) & 127) {
+        const std::uint8_t e = html_element_slots[s];
+        if (e == 0) return html_kind::inline_element;
+        const html_packed_name& q = html_element_packed[e - 1];
+        if (q.lo == p.lo && q.hi == p.hi && q.len == p.len) return html_elements[e - 1].kind;
+    }
 }
 
 }  // namespace detail

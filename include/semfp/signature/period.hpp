@@ -34,6 +34,7 @@
 #include <semfp/core/hash.hpp>
 #include <semfp/error.hpp>
 #include <semfp/index/posting_index.hpp>
+#include <semfp/signature/period_hashes.hpp>
 #include <semfp/index/union_find.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/utf8.hpp>
@@ -231,7 +232,8 @@ class PeriodDetector {
 public:
     /// Throws `invalid_argument_error` for a length outside 1..64, no terminators, a negative
     /// theta or thresholds outside (0, 1].
-    explicit PeriodDetector(period_options options = {}) : m_options(std::move(options)) {
+    explicit PeriodDetector(period_options options = {})
+        : m_options(std::move(options)), m_terminators(m_options.terminators) {
         const auto& o = m_options;
         if (o.length == 0 || o.length > 64) {
             detail::throw_invalid_argument("PeriodDetector: length must be 1..64");
@@ -253,11 +255,19 @@ public:
     /// Complexity: linear in the text. Invalidates the results of a previous `run()`.
     std::uint32_t add(std::string_view text) {
         const auto doc = static_cast<std::uint32_t>(m_raw_sizes.size());
-        normalize_into(text, m_normalized, m_options.normalization);
         m_hashes.clear();
-        for_each_normalized_period_string(m_normalized, m_options, m_scratch, [&](std::string_view s, std::size_t) {
-            m_hashes.push_back(Murmur3::hash64(s));
-        });
+        if (detail::period_fast_path(m_options.normalization)) {
+            // One pass over the raw text, the same hashes (period_hashes.hpp).
+            detail::for_each_period_hash(
+                text, m_options.normalization, m_options.length, m_terminators,
+                [](char32_t c) noexcept { return detail::period_space(c); },
+                [&](std::uint64_t h) { m_hashes.push_back(h); });
+        } else {
+            normalize_into(text, m_normalized, m_options.normalization);
+            for_each_normalized_period_string(m_normalized, m_options, m_scratch, [&](std::string_view s, std::size_t) {
+                m_hashes.push_back(Murmur3::hash64(s));
+            });
+        }
         std::sort(m_hashes.begin(), m_hashes.end());
         m_hashes.erase(std::unique(m_hashes.begin(), m_hashes.end()), m_hashes.end());
         m_index.add(doc, m_hashes, static_cast<std::uint32_t>(m_hashes.size()));
@@ -423,6 +433,7 @@ private:
     }
 
     period_options m_options;
+    detail::period_terminator_set m_terminators;
     PostingIndex m_index;
     std::vector<std::uint32_t> m_raw_sizes;
     std::vector<std::uint32_t> m_sizes;
