@@ -26,14 +26,14 @@ namespace semfp {
 inline namespace v0 {
 namespace detail {
 
-/// The key of a word in a stopword list's prefilter, from its first and last (up to) eight bytes
-/// read as little-endian integers (`first`, `last`; the same value when the word is at most eight
-/// bytes long) and its length `n`. Cheap to compute from a token held in registers, which is how
-/// the fused fingerprint pass uses it.
+/// The key of a word in a stopword list's prefilter (its top 16 bits are used), from its first
+/// and last (up to) eight bytes read as little-endian integers (`first`, `last`; only `first`
+/// counts when the word is at most eight bytes long) and its length `n`. One multiplication for
+/// short words, which is how the fused fingerprint pass computes it for every token.
 [[nodiscard]] constexpr std::uint64_t stopword_key_parts(std::uint64_t first, std::uint64_t last, std::size_t n) noexcept {
-    std::uint64_t h = (first ^ (static_cast<std::uint64_t>(n) << 56)) * 0x9E3779B97F4A7C15ull;
-    h ^= (last + static_cast<std::uint64_t>(n)) * 0xC2B2AE3D27D4EB4Full;
-    return h ^ (h >> 31);
+    std::uint64_t h = (first ^ (static_cast<std::uint64_t>(n) << 58)) * 0x9E3779B97F4A7C15ull;
+    if (n > 8) h = (h ^ last) * 0xC2B2AE3D27D4EB4Full;
+    return h;
 }
 
 /// The prefilter key of `w` (see `stopword_key_parts`).
