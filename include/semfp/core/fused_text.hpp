@@ -183,9 +183,23 @@ template <class Next>
     return v | (upper >> 2);
 }
 
-/// Room the fused pass needs for the normalized form of `n` bytes: a unit grows at most fourfold
-/// (a one-character phrase of 3 bytes becomes at most 12), plus padding and slack for 8-byte stores.
-[[nodiscard]] constexpr std::size_t fused_buffer_size(std::size_t n) noexcept { return 4 * n + 4 * fused_padding; }
+/// The most output bytes one input byte can produce in normalization: 2 for script folding (a
+/// three-byte character may fold to a four-byte one), more if some Taiwan phrase's replacement
+/// is longer than twice its characters' three bytes each (every character a phrase consumes is
+/// at least three bytes long: Han, not ASCII).
+inline constexpr std::size_t fused_growth = [] {
+    std::size_t g = 2;
+    for (const auto& p : tw_phrase_table) {
+        const std::size_t in = 3 * p.from.size();
+        const std::size_t need = (p.to.size() + in - 1) / in;
+        if (need > g) g = need;
+    }
+    return g;
+}();
+
+/// Room the fused pass needs for the normalized form of `n` bytes (`fused_growth` per byte),
+/// plus padding and slack for eight-byte stores.
+[[nodiscard]] constexpr std::size_t fused_buffer_size(std::size_t n) noexcept { return fused_growth * n + 4 * fused_padding; }
 
 /// Normalizes `in` from unit boundary `i` on (exactly `normalize_into`'s bytes for that part),
 /// writing at `o` (room as `fused_buffer_size`); returns the end of the output, followed by
