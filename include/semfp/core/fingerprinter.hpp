@@ -5,6 +5,7 @@
 
 #include <semfp/concepts.hpp>
 #include <semfp/core/fingerprint.hpp>
+#include <semfp/core/fused_fingerprint.hpp>
 #include <semfp/core/hash.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/weighting.hpp>
@@ -126,8 +127,9 @@ using default_tokenizer = StopwordFilter<CharBigramTokenizer>;
 /// Reusable buffers of a `Fingerprinter` call. Reusing one per thread makes fingerprinting
 /// allocation-free in steady state.
 struct fingerprint_scratch {
-    std::string text;           ///< the normalized text
+    std::string text;           ///< the normalized text (reference path)
     detail::term_counter terms; ///< term counts (sub-linear TF only)
+    std::string padded;         ///< the normalized text and zero padding (fused path; only grows)
 };
 
 /// The text -> fingerprint pipeline: normalize, tokenize with `Tok`, weight each token, Simhash.
@@ -136,6 +138,9 @@ struct fingerprint_scratch {
 /// weighting each distinct term by tf x idf; sub-linear TF first counts distinct terms (in the
 /// scratch's open-addressing table, no sorting). A text without tokens (empty, all punctuation,
 /// ...) has the all-zero fingerprint. Linear time in the text size.
+/// With character bigrams (`CharBigramTokenizer`, alone or in a `StopwordFilter`), raw TF and no
+/// IDF table, the work runs as one fused pass (fused_fingerprint.hpp) with the same result as the
+/// step-by-step `reference` path; every other combination takes the reference path.
 /// Const and thread-safe if `Tok::tokenize` is.
 template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash, std::size_t Bits = 64>
 class Fingerprinter {
@@ -164,6 +169,18 @@ public:
 
     /// The fingerprint of `text`, using the caller's scratch buffers.
     [[nodiscard]] fingerprint_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
+        if constexpr (detail::fused_tokenizer<Tok>::value) {
+            if (m_options.tf == tf_scaling::raw && m_options.idf == nullptr)
+                return detail::fused_fingerprint<Bits, Hash>(text, scratch.padded, m_options.normalize,
+                                                             detail::fused_tokenizer<Tok>::stopwords(m_tokenizer));
+        }
+        return reference(text, scratch);
+    }
+
+    /// The fingerprint of `text` computed step by step: normalize into `scratch.text`, tokenize,
+    /// filter, hash and add each token. Always equal to `operator()`; kept as the reference the
+    /// fused pass is tested and measured against.
+    [[nodiscard]] fingerprint_type reference(std::string_view text, fingerprint_scratch& scratch) const {
         Simhash<Bits, Hash> acc;
         normalize_into(text, scratch.text, m_options.normalize);
         const std::string_view norm = scratch.text;

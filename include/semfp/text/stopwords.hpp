@@ -24,6 +24,31 @@
 
 namespace semfp {
 inline namespace v0 {
+namespace detail {
+
+/// The key of a word in a stopword list's prefilter (its top 16 bits are used), from its first
+/// and last (up to) eight bytes read as little-endian integers (`first`, `last`; only `first`
+/// counts when the word is at most eight bytes long) and its length `n`. One multiplication for
+/// short words, which is how the fused fingerprint pass computes it for every token.
+[[nodiscard]] constexpr std::uint64_t stopword_key_parts(std::uint64_t first, std::uint64_t last, std::size_t n) noexcept {
+    std::uint64_t h = (first ^ (static_cast<std::uint64_t>(n) << 58)) * 0x9E3779B97F4A7C15ull;
+    if (n > 8) h = (h ^ last) * 0xC2B2AE3D27D4EB4Full;
+    return h;
+}
+
+/// The prefilter key of `w` (see `stopword_key_parts`).
+[[nodiscard]] constexpr std::uint64_t stopword_key(std::string_view w) noexcept {
+    const std::size_t n = w.size();
+    const std::size_t k = n < 8 ? n : 8;
+    std::uint64_t first = 0, last = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+        first |= std::uint64_t{static_cast<unsigned char>(w[i])} << (8 * i);
+        last |= std::uint64_t{static_cast<unsigned char>(w[n - k + i])} << (8 * i);
+    }
+    return stopword_key_parts(first, last, n);
+}
+
+}  // namespace detail
 
 /// A set of words with a fast membership test (open addressing over one string arena).
 /// Lookups are `noexcept` and allocation-free; adding may allocate.
@@ -41,8 +66,11 @@ public:
     void add(std::string_view word) {
         if (word.empty() || contains(word)) return;
         if ((m_entries.size() + 1) * 2 > m_slots.size()) rehash(m_slots.empty() ? 64 : m_slots.size() * 2);
+        if (m_filter.empty()) m_filter.assign(filter_words, 0);
         m_entries.push_back({m_arena.size(), word.size()});
         m_arena.append(word);
+        const std::uint64_t key = detail::stopword_key(word);
+        m_filter[key >> (64 - filter_log2 + 6)] |= std::uint64_t{1} << ((key >> (64 - filter_log2)) & 63);
         insert_slot(static_cast<std::uint32_t>(m_entries.size() - 1), word);
         if (word.size() > m_max_length) m_max_length = word.size();
     }
@@ -72,6 +100,13 @@ public:
         }
     }
 
+    /// False when no word of the list has prefilter key `key` (`detail::stopword_key`), so a
+    /// word with that key is not in the list; true means "maybe": ask `contains`. O(1).
+    [[nodiscard]] bool may_contain_key(std::uint64_t key) const noexcept {
+        if (m_filter.empty()) return false;
+        return ((m_filter[key >> (64 - filter_log2 + 6)] >> ((key >> (64 - filter_log2)) & 63)) & 1u) != 0;
+    }
+
     /// Number of words.
     [[nodiscard]] std::size_t size() const noexcept { return m_entries.size(); }
     /// True when the list has no words.
@@ -83,6 +118,10 @@ private:
         std::size_t length;
     };
     static constexpr std::uint32_t empty_slot = 0xFFFFFFFFu;
+    // The prefilter: one bit per key prefix of filter_log2 bits (8 KiB; the bundled list sets
+    // about 1% of the bits).
+    static constexpr unsigned filter_log2 = 16;
+    static constexpr std::size_t filter_words = std::size_t{1} << (filter_log2 - 6);
 
     [[nodiscard]] static std::size_t slot_of(std::string_view w) noexcept {
         return static_cast<std::size_t>(detail::set_hash64(w));
@@ -104,6 +143,7 @@ private:
     std::string m_arena;
     std::vector<span_ref> m_entries;
     std::vector<std::uint32_t> m_slots;
+    std::vector<std::uint64_t> m_filter;  // empty until the first word
     std::size_t m_max_length = 0;
 };
 

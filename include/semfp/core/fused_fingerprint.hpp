@@ -1,0 +1,398 @@
+#pragma once
+/// \file
+/// The fast path of the character-bigram fingerprint pipeline (`Fingerprinter` with
+/// `CharBigramTokenizer`, with or without a `StopwordFilter`, raw term frequency, no IDF): one
+/// pass over the text that decodes, folds (width, case, script, Taiwan phrases), writes the
+/// normalized bytes once and finds the tokens as it goes (`fused_pass`); tokens are then tested
+/// against the stopword prefilter, hashed from the padded buffer and counted as bit-sliced votes
+/// in batches (`fused_fingerprint`). Nothing is allocated per call once the buffer has grown.
+/// It computes exactly what the reference path (`Fingerprinter::reference`: `normalize_into`,
+/// `Tok::tokenize`, `Simhash::add`) computes: the same normalized bytes, tokens, hashes and
+/// votes; tests compare the two on fixture, random and malformed text, and the benchmark
+/// (bench/fingerprint_speed.cpp) on the whole corpus before it times anything.
+
+#include <semfp/core/fingerprint.hpp>
+#include <semfp/core/hash.hpp>
+#include <semfp/core/fused_text.hpp>
+#include <semfp/core/simhash.hpp>
+#include <semfp/text/char_class.hpp>
+#include <semfp/text/normalize.hpp>
+#include <semfp/text/script_fold.hpp>
+#include <semfp/text/stopwords.hpp>
+#include <semfp/text/tokenizers.hpp>
+#include <semfp/text/utf8.hpp>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace semfp {
+inline namespace v0 {
+namespace detail {
+
+/// `Murmur3::hash128(string_view(p, len))` for a buffer readable up to `p + len + 15`.
+[[nodiscard]] inline hash128_t fused_murmur3(const char* p, std::size_t len) noexcept {
+    constexpr std::uint64_t c1 = 0x87c37b91114253d5ull;
+    constexpr std::uint64_t c2 = 0x4cf5ad432745937full;
+    if (len <= 8 && len > 0) {
+        // Most tokens (every bigram of BMP characters): one tail word, no blocks.
+        std::uint64_t k1 = fused_low_bytes(fused_load_le64(p), len);
+        k1 *= c1;
+        k1 = rotl64(k1, 31);
+        k1 *= c2;
+        std::uint64_t h1 = k1 ^ len;
+        std::uint64_t h2 = len;
+        h1 += h2;
+        h2 += h1;
+        h1 = fmix64(h1);
+        h2 = fmix64(h2);
+        h1 += h2;
+        h2 += h1;
+        return {h1, h2};
+    }
+    std::uint64_t h1 = 0, h2 = 0;
+    const std::size_t nblocks = len / 16;
+    for (std::size_t i = 0; i < nblocks; ++i) {
+        std::uint64_t k1 = fused_load_le64(p + i * 16);
+        std::uint64_t k2 = fused_load_le64(p + i * 16 + 8);
+        k1 *= c1;
+        k1 = rotl64(k1, 31);
+        k1 *= c2;
+        h1 ^= k1;
+        h1 = rotl64(h1, 27);
+        h1 += h2;
+        h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2;
+        k2 = rotl64(k2, 33);
+        k2 *= c1;
+        h2 ^= k2;
+        h2 = rotl64(h2, 31);
+        h2 += h1;
+        h2 = h2 * 5 + 0x38495ab5;
+    }
+    const char* tail = p + nblocks * 16;
+    const std::size_t rem = len & 15;
+    if (rem > 8) {
+        std::uint64_t k2 = fused_low_bytes(fused_load_le64(tail + 8), rem - 8);
+        k2 *= c2;
+        k2 = rotl64(k2, 33);
+        k2 *= c1;
+        h2 ^= k2;
+    }
+    if (rem > 0) {
+        std::uint64_t k1 = fused_low_bytes(fused_load_le64(tail), rem);
+        k1 *= c1;
+        k1 = rotl64(k1, 31);
+        k1 *= c2;
+        h1 ^= k1;
+    }
+    h1 ^= len;
+    h2 ^= len;
+    h1 += h2;
+    h2 += h1;
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    return {h1, h2};
+}
+
+/// `feature_bits<Bits, Hash>(string_view(p, len))`, from a padded buffer.
+template <std::size_t Bits, HashPolicy Hash>
+[[nodiscard]] inline typename Fingerprint<Bits>::storage_type fused_feature_bits(const char* p, std::size_t len) noexcept {
+    if constexpr (std::is_same_v<Hash, Murmur3>) {
+        const hash128_t h = fused_murmur3(p, len);
+        if constexpr (Bits == 64) return {h.lo};
+        else return {h.hi, h.lo};
+    } else if constexpr (std::is_same_v<Hash, Mixed<Murmur3>>) {
+        const hash128_t h = fused_murmur3(p, len);
+        if constexpr (Bits == 64) {
+            return {fmix64(h.lo)};
+        } else {
+            const std::uint64_t lo = fmix64(h.lo ^ rotl64(h.hi, 29));
+            return {fmix64(h.hi ^ lo), lo};
+        }
+    } else {
+        return feature_bits<Bits, Hash>(std::string_view(p, len));
+    }
+}
+
+/// The tokenizers the fused pass reproduces: `CharBigramTokenizer`, alone or behind a
+/// `StopwordFilter`.
+template <class Tok>
+struct fused_tokenizer : std::false_type {};
+template <>
+struct fused_tokenizer<CharNgramTokenizer<2>> : std::true_type {
+    [[nodiscard]] static const StopwordList* stopwords(const CharNgramTokenizer<2>&) noexcept { return nullptr; }
+};
+template <>
+struct fused_tokenizer<StopwordFilter<CharNgramTokenizer<2>>> : std::true_type {
+    [[nodiscard]] static const StopwordList* stopwords(const StopwordFilter<CharNgramTokenizer<2>>& t) noexcept {
+        return &t.stopwords();
+    }
+};
+
+/// The fused pass: normalizes `in` into `buf` and feeds `emit(p, len)` exactly the tokens that
+/// `CharBigramTokenizer` yields on `normalize(in, opt)`, in order, while the text is read once.
+/// ASCII, and three-byte units (Han, CJK and full-width punctuation, kana, hangul), are handled
+/// in the loop: ASCII bytes (and units that fold to ASCII) gather into a region whose words are
+/// found eight bytes at a time when a non-ASCII unit ends it; CJK units extend the current run.
+/// At the first other unit (another script's letter, a two- or four-byte sequence, a malformed
+/// byte, a possible Taiwan phrase) the rest of the text is normalized into the buffer and the
+/// token pass resumes over it from the same tokenizer state. `buf` only grows.
+template <class Emit>
+inline void fused_pass(std::string_view in, std::string& buf, const normalize_options& opt, Emit& emit) {
+    const std::size_t n = in.size();
+    if (buf.size() < fused_buffer_size(n)) buf.resize(fused_buffer_size(n));
+    const char* s = in.data();
+    char* const out = buf.data();
+    std::size_t i = 0, o = 0;
+    bool in_region = false;  // ASCII output [region, o) not yet tokenized
+    std::size_t region = 0;
+    bool in_run = false;  // a CJK run from run_start; its last character starts at prev
+    std::size_t run_start = 0, prev = 0, count = 0;
+
+    // Words of the ASCII region: the zero bytes written at its end stand for the non-ASCII unit
+    // that ends it (neither is a letter, digit or joiner), and are overwritten by that unit.
+    auto close_region = [&]() {
+        if (!in_region) return;
+        std::memset(out + o, 0, fused_padding);
+        fused_bigrams_from(std::string_view(out, o), region, emit);
+        in_region = false;
+    };
+    auto close_run = [&]() {
+        if (!in_run) return;
+        if (count < 2) emit(out + run_start, o - run_start);
+        in_run = false;
+    };
+    // A CJK character was written at [at, o): extend the run (a bigram) or start one.
+    auto add_cjk = [&](std::size_t at) {
+        if (in_run) {
+            emit(out + prev, o - prev);
+            prev = at;
+            ++count;
+        } else {
+            in_run = true;
+            run_start = prev = at;
+            count = 1;
+        }
+    };
+
+    while (i < n) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x80) {
+            close_run();
+            if (!in_region) {
+                in_region = true;
+                region = o;
+            }
+            if (n - i >= 8) {
+                const std::uint64_t v = fused_load_le64(s + i);
+                const std::uint64_t high = v & 0x8080808080808080ull;
+                const std::size_t k = high == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(high) >> 3);
+                fused_store_le64(out + o, opt.fold_case ? fused_fold_case8(v) : v);
+                o += k;
+                i += k;
+            } else {
+                char c = s[i];
+                if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+                out[o++] = c;
+                ++i;
+            }
+            continue;
+        }
+        const char32_t cp = n - i >= 3 ? fused_decode3(reinterpret_cast<const unsigned char*>(s + i)) : 0;
+        if (cp == 0) break;  // not a well-formed three-byte unit
+        char32_t folded = cp;
+        if (opt.fold_width && (b == 0xE3 || b == 0xEF)) {
+            if (cp == 0x3000) folded = U' ';
+            else if (cp >= 0xFF01 && cp <= 0xFF5E) folded = cp - 0xFEE0;
+        }
+        if (folded < 0x80) {
+            // Folds to ASCII: part of the region (it may be a letter, digit or joiner).
+            close_run();
+            if (!in_region) {
+                in_region = true;
+                region = o;
+            }
+            char c = static_cast<char>(folded);
+            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+            out[o++] = c;
+            i += 3;
+            continue;
+        }
+        if (opt.fold_script && b >= 0xE3 && b <= 0xE9) {
+            if (((t2s_bmp_bitmap[folded >> 6] >> (folded & 63)) & 1u) != 0) folded = fold_to_simplified(folded);
+            if (opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded)) {
+                // The reference's phrase match; a replacement (rare) goes the general way.
+                std::size_t ends[tw_phrase_max_length]{};
+                ends[0] = i + 3;
+                const tw_phrase_match m = fused_match_tw_phrase(folded, [&](std::size_t j) -> char32_t {
+                    const std::size_t at = ends[j - 1];
+                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
+                    const utf8::decoded next = utf8::decode(in, at);
+                    if (!next.valid) return U'\0';
+                    ends[j] = at + next.length;
+                    return fold_to_simplified(next.code_point);
+                });
+                if (m.chars != 0) {
+                    // A replacement of three-byte CJK characters (all of them, in practice)
+                    // joins the run here; anything else goes the general way.
+                    const std::string_view to = m.to;
+                    bool simple = !to.empty() && to.size() % 3 == 0;
+                    for (std::size_t k = 0; simple && k < to.size(); k += 3) {
+                        const char32_t c = fused_decode3(reinterpret_cast<const unsigned char*>(to.data() + k));
+                        simple = c != 0 && fused_is_cjk(classify(c));
+                    }
+                    if (!simple) break;
+                    close_region();
+                    for (std::size_t k = 0; k < to.size(); k += 3) {
+                        const std::size_t at = o;
+                        std::memcpy(out + o, to.data() + k, 3);
+                        o += 3;
+                        add_cjk(at);
+                    }
+                    i = ends[m.chars - 1];
+                    continue;
+                }
+            }
+        }
+        const char_class k = (folded >= 0x4E00 && folded <= 0x9FFF) ? char_class::han : classify(folded);
+        if (k == char_class::letter) break;
+        close_region();
+        const bool cjk = fused_is_cjk(k);
+        if (!cjk) close_run();
+        const std::size_t at = o;
+        if (folded == cp) {
+            std::memcpy(out + o, s + i, 3);
+            o += 3;
+        } else {
+            char enc[4];
+            const std::size_t len = utf8::encode(folded, enc);
+            std::memcpy(out + o, enc, len);
+            o += len;
+        }
+        i += 3;
+        if (cjk) add_cjk(at);
+    }
+    close_region();
+    if (i >= n) {
+        close_run();
+        return;
+    }
+    // A unit the loop does not handle: every such unit normalizes to non-ASCII bytes, so the
+    // region ended above; normalize the rest and resume the token pass where it stands.
+    const std::size_t end = static_cast<std::size_t>(fused_normalize_from(in, i, out + o, opt) - out);
+    const std::string_view t(out, end);
+    std::size_t pos = o;
+    if (in_run) pos = fused_cjk_run(t, run_start, prev, o, count, emit);
+    fused_bigrams_from(t, pos, emit);
+}
+
+/// Simhash votes of unweighted features, as bit-sliced counters: plane k of hash word w holds bit
+/// k of the 64 lanes' counts, so adding a feature is a ripple-carry add of its hash word (16 ALU
+/// operations, no table, no memory traffic) instead of a counter update per bit. Every 255
+/// features the planes move into exact 64-bit sums. `finish` gives what `Simhash::finish` gives
+/// for the same features added with weight 1: bit i is set iff the features with bit i set
+/// outnumber the others.
+template <std::size_t Bits>
+class fused_votes {
+    static constexpr std::size_t words = Bits / 64;
+
+public:
+    /// Adds one feature hash (words most significant first).
+    void add(const typename Fingerprint<Bits>::storage_type& h) noexcept {
+        for (std::size_t w = 0; w < words; ++w) {
+            std::uint64_t carry = h[w];
+            for (std::size_t k = 0; k < 8; ++k) {
+                const std::uint64_t next = m_planes[w][k] & carry;
+                m_planes[w][k] ^= carry;
+                carry = next;
+            }
+        }
+        if (++m_pending == 255) flush();
+    }
+
+    /// The fingerprint of the features added.
+    [[nodiscard]] Fingerprint<Bits> finish() noexcept {
+        flush();
+        typename Fingerprint<Bits>::storage_type out{};
+        for (std::size_t w = 0; w < words; ++w)
+            for (std::size_t j = 0; j < 64; ++j) {
+                const std::uint64_t set = m_sums[w][j];
+                out[w] |= std::uint64_t{set > m_total - set} << j;
+            }
+        return Fingerprint<Bits>(out);
+    }
+
+private:
+    void flush() noexcept {
+        for (std::size_t w = 0; w < words; ++w) {
+            for (std::size_t j = 0; j < 64; ++j) {
+                std::uint64_t count = 0;
+                for (std::size_t k = 0; k < 8; ++k) count |= ((m_planes[w][k] >> j) & 1u) << k;
+                m_sums[w][j] += count;
+            }
+            for (std::size_t k = 0; k < 8; ++k) m_planes[w][k] = 0;
+        }
+        m_total += m_pending;
+        m_pending = 0;
+    }
+
+    std::uint64_t m_planes[words][8]{};
+    std::uint64_t m_sums[words][64]{};
+    std::uint64_t m_total = 0;
+    std::uint32_t m_pending = 0;
+};
+
+/// The raw-TF, unweighted fingerprint of `text` through the fused pass; `buf` is reused.
+/// `stopwords` null means no filter. The pass records tokens (offset and length in `buf`, which
+/// holds them until the end) in batches; each batch is then filtered, hashed and counted in a
+/// loop without the pass's data-dependent branches, so the hashes of neighbouring tokens overlap.
+template <std::size_t Bits, HashPolicy Hash>
+[[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
+                                                  const StopwordList* stopwords) {
+    constexpr std::size_t batch_size = 128;
+    std::uint32_t offsets[batch_size];
+    std::uint32_t lengths[batch_size];
+    std::size_t pending = 0;
+    fused_votes<Bits> acc;
+    const StopwordList* list = (stopwords != nullptr && !stopwords->empty()) ? stopwords : nullptr;
+    const char* base = nullptr;
+    auto run_batch = [&]() {
+        for (std::size_t k = 0; k < pending; ++k) {
+            const char* p = base + offsets[k];
+            const std::size_t n = lengths[k];
+            if (list != nullptr && list->may_contain_key(fused_stopword_key(p, n)) && list->contains(std::string_view(p, n)))
+                continue;
+            acc.add(fused_feature_bits<Bits, Hash>(p, n));
+        }
+        pending = 0;
+    };
+    auto emit = [&](const char* p, std::size_t n) {
+        // Beyond 32-bit offsets (texts over 4 GiB) a token is counted at once (votes add up in
+        // any order).
+        if (static_cast<std::size_t>(p - base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
+            if (list == nullptr || !list->may_contain_key(fused_stopword_key(p, n)) || !list->contains(std::string_view(p, n)))
+                acc.add(fused_feature_bits<Bits, Hash>(p, n));
+            return;
+        }
+        offsets[pending] = static_cast<std::uint32_t>(p - base);
+        lengths[pending] = static_cast<std::uint32_t>(n);
+        if (++pending == batch_size) run_batch();
+    };
+    if (buf.size() < fused_buffer_size(text.size())) buf.resize(fused_buffer_size(text.size()));
+    base = buf.data();
+    fused_pass(text, buf, opt, emit);
+    run_batch();
+    return acc.finish();
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace semfp

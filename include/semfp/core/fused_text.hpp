@@ -1,0 +1,465 @@
+#pragma once
+/// \file
+/// The text side of the fused fingerprint pass (fused_fingerprint.hpp): normalization into a
+/// padded buffer (`fused_normalize_from`, eight ASCII bytes at a time, three-byte units without
+/// the general decoder, Taiwan phrases found by hash) and the character-bigram token pass over
+/// normalized text (`fused_bigrams_from`), both resumable at any unit boundary. Each gives exactly
+/// the bytes and tokens of its reference (`normalize_into`, `CharBigramTokenizer`); tests compare.
+
+#include <semfp/text/char_class.hpp>
+#include <semfp/text/normalize.hpp>
+#include <semfp/text/script_fold.hpp>
+#include <semfp/text/stopwords.hpp>
+#include <semfp/text/utf8.hpp>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace semfp {
+inline namespace v0 {
+namespace detail {
+
+/// Zero bytes kept after the normalized text so that 16-byte loads past a token are in bounds.
+inline constexpr std::size_t fused_padding = 16;
+
+[[nodiscard]] inline std::uint64_t fused_load_le64(const char* p) noexcept {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    if constexpr (std::endian::native == std::endian::big) {
+        std::uint64_t r = 0;
+        for (int i = 0; i < 8; ++i) r |= ((v >> (8 * i)) & 0xFFu) << (8 * (7 - i));
+        v = r;
+    }
+    return v;
+}
+
+inline void fused_store_le64(char* p, std::uint64_t v) noexcept {
+    if constexpr (std::endian::native == std::endian::big) {
+        std::uint64_t r = 0;
+        for (int i = 0; i < 8; ++i) r |= ((v >> (8 * i)) & 0xFFu) << (8 * (7 - i));
+        v = r;
+    }
+    std::memcpy(p, &v, 8);
+}
+
+/// The low `n` bytes (n <= 8) of a little-endian word.
+[[nodiscard]] constexpr std::uint64_t fused_low_bytes(std::uint64_t v, std::size_t n) noexcept {
+    return n >= 8 ? v : v & ((std::uint64_t{1} << (8 * n)) - 1);
+}
+
+/// `stopword_key(string_view(p, len))`, from a padded buffer.
+[[nodiscard]] inline std::uint64_t fused_stopword_key(const char* p, std::size_t len) noexcept {
+    const std::uint64_t first = fused_low_bytes(fused_load_le64(p), len);
+    const std::uint64_t last = len <= 8 ? first : fused_load_le64(p + len - 8);
+    return stopword_key_parts(first, last, len);
+}
+
+/// Bit of a (first, second) code-point pair in `tw_pair_bitmap`.
+[[nodiscard]] constexpr std::uint32_t tw_pair_bit(char32_t first, char32_t second) noexcept {
+    const std::uint32_t h = (static_cast<std::uint32_t>(first) * 0x9E3779B1u) ^ (static_cast<std::uint32_t>(second) * 0x85EBCA77u);
+    return (h ^ (h >> 15)) & 0xFFFFu;
+}
+
+/// Set for every (first, second) pair that starts a phrase of two or more characters
+/// (a superset test: a clear bit proves that no such phrase starts there).
+inline constexpr auto tw_pair_bitmap = [] {
+    std::array<std::uint64_t, 1024> bits{};
+    for (const auto& p : tw_phrase_table)
+        if (p.from.size() >= 2) {
+            const std::uint32_t b = tw_pair_bit(p.from[0], p.from[1]);
+            bits[b >> 6] |= std::uint64_t{1} << (b & 63);
+        }
+    return bits;
+}();
+
+/// True when some one-character phrase might be `c` (exact for the BMP).
+inline constexpr auto tw_single_bitmap = [] {
+    std::array<std::uint64_t, 1024> bits{};
+    for (const auto& p : tw_phrase_table)
+        if (p.from.size() == 1 && p.from[0] < 0x10000) bits[p.from[0] >> 6] |= std::uint64_t{1} << (p.from[0] & 63);
+    return bits;
+}();
+
+[[nodiscard]] constexpr bool fused_test_bit(const std::array<std::uint64_t, 1024>& bits, std::uint32_t b) noexcept {
+    return ((bits[b >> 6] >> (b & 63)) & 1u) != 0;
+}
+
+/// Decodes a well-formed three-byte sequence at `p` (lead E0..EF, RFC 3629 rules); returns 0 when
+/// the bytes are not one (the caller then takes the general decoder). Reads p[0..2].
+[[nodiscard]] constexpr char32_t fused_decode3(const unsigned char* p) noexcept {
+    const unsigned b0 = p[0], b1 = p[1], b2 = p[2];
+    const unsigned lo = (b0 == 0xE0) ? 0xA0 : 0x80;
+    const unsigned hi = (b0 == 0xED) ? 0x9F : 0xBF;
+    if ((b0 & 0xF0) != 0xE0 || b1 < lo || b1 > hi || (b2 & 0xC0) != 0x80) return 0;
+    return static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+}
+
+/// A first code point of the phrase table and the index of its first phrase.
+struct tw_first_slot {
+    char32_t first = 0;  // 0: empty slot
+    std::uint32_t index = 0;
+};
+
+[[nodiscard]] constexpr std::size_t tw_first_home(char32_t c) noexcept {
+    return (static_cast<std::uint32_t>(c) * 0x9E3779B1u) >> 21;  // 11 bits
+}
+
+/// The phrases' first code points (open addressing, 2,048 slots), so that a phrase match starts
+/// without a binary search over the table.
+inline constexpr auto tw_first_index = [] {
+    std::array<tw_first_slot, 2048> t{};
+    for (std::size_t e = 0; e < tw_phrase_table_size; ++e) {
+        const char32_t f = tw_phrase_table[e].from[0];
+        if (e > 0 && tw_phrase_table[e - 1].from[0] == f) continue;
+        std::size_t h = tw_first_home(f);
+        while (t[h].first != 0) h = (h + 1) & 2047;
+        t[h] = {f, static_cast<std::uint32_t>(e)};
+    }
+    return t;
+}();
+
+/// `match_tw_phrase(first, next)`, finding the phrases that start with `first` by hash.
+template <class Next>
+[[nodiscard]] constexpr tw_phrase_match fused_match_tw_phrase(char32_t first, Next&& next) {
+    tw_phrase_match best;
+    std::size_t h = tw_first_home(first);
+    while (tw_first_index[h].first != 0 && tw_first_index[h].first != first) h = (h + 1) & 2047;
+    if (tw_first_index[h].first != first) return best;
+    char32_t seen[tw_phrase_max_length]{};
+    std::size_t have = 1;
+    seen[0] = first;
+    bool ended = false;
+    for (std::size_t e = tw_first_index[h].index; e < tw_phrase_table_size && tw_phrase_table[e].from[0] == first; ++e) {
+        const std::u32string_view key = tw_phrase_table[e].from;
+        std::size_t i = 1;
+        for (; i < key.size(); ++i) {
+            if (i == have) {
+                if (ended) break;
+                const char32_t c = next(have);
+                if (c == U'\0') {
+                    ended = true;
+                    break;
+                }
+                seen[have++] = c;
+            }
+            if (seen[i] != key[i]) break;
+        }
+        if (i == key.size() && key.size() > best.chars) best = {key.size(), tw_phrase_table[e].to};
+    }
+    return best;
+}
+
+/// False when no Taiwan phrase can start at the `len`-byte unit at `in[i]`, whose folded code
+/// point is `folded` (as `match_tw_phrase` would find none); true means "maybe".
+[[nodiscard]] inline bool fused_may_start_phrase(std::string_view in, std::size_t i, std::size_t len, char32_t folded) noexcept {
+    if (!may_start_tw_phrase(folded)) return false;
+    if (folded >= 0x10000 || fused_test_bit(tw_single_bitmap, static_cast<std::uint32_t>(folded))) return true;
+    // No one-character phrase: a phrase needs a second character (as the reference's `next`
+    // sees it: not past the end, not ASCII, well-formed, folded) whose pair with this one starts
+    // some phrase.
+    const std::size_t j = i + len;
+    const std::size_t n = in.size();
+    if (j >= n || static_cast<unsigned char>(in[j]) < 0x80) return false;
+    if (n - j >= 3) {
+        const char32_t next = fused_decode3(reinterpret_cast<const unsigned char*>(in.data() + j));
+        if (next != 0) return fused_test_bit(tw_pair_bitmap, tw_pair_bit(folded, fold_to_simplified(next)));
+    }
+    return true;
+}
+
+/// ASCII case folding of eight bytes: exact for every byte below the first one >= 0x80 (a carry
+/// out of a byte >= 0x80 only reaches the bytes after it).
+[[nodiscard]] constexpr std::uint64_t fused_fold_case8(std::uint64_t v) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    // High bit of each byte: byte >= 'A' and byte > 'Z' (no carries out of ASCII bytes).
+    const std::uint64_t ge_a = v + ones * (0x80 - 'A');
+    const std::uint64_t gt_z = v + ones * (0x80 - 'Z' - 1);
+    const std::uint64_t upper = ge_a & ~gt_z & (ones * 0x80);
+    return v | (upper >> 2);
+}
+
+/// The most output bytes one input byte can produce in normalization: 2 for script folding (a
+/// three-byte character may fold to a four-byte one), more if some Taiwan phrase's replacement
+/// is longer than twice its characters' three bytes each (every character a phrase consumes is
+/// at least three bytes long: Han, not ASCII).
+inline constexpr std::size_t fused_growth = [] {
+    std::size_t g = 2;
+    for (const auto& p : tw_phrase_table) {
+        const std::size_t in = 3 * p.from.size();
+        const std::size_t need = (p.to.size() + in - 1) / in;
+        if (need > g) g = need;
+    }
+    return g;
+}();
+
+/// Room the fused pass needs for the normalized form of `n` bytes (`fused_growth` per byte),
+/// plus padding and slack for eight-byte stores.
+[[nodiscard]] constexpr std::size_t fused_buffer_size(std::size_t n) noexcept { return fused_growth * n + 4 * fused_padding; }
+
+/// Normalizes `in` from unit boundary `i` on (exactly `normalize_into`'s bytes for that part),
+/// writing at `o` (room as `fused_buffer_size`); returns the end of the output, followed by
+/// `fused_padding` zero bytes.
+inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, const normalize_options& opt) noexcept {
+    const std::size_t n = in.size();
+    const char* s = in.data();
+    while (i < n) {
+        if (n - i >= 8) {
+            // The ASCII prefix of the next eight bytes, folded in one step (bytes after the
+            // prefix are written too, then overwritten: only the prefix is kept).
+            const std::uint64_t v = fused_load_le64(s + i);
+            const std::uint64_t high = v & 0x8080808080808080ull;
+            const std::size_t k = high == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(high) >> 3);
+            if (k != 0) {
+                fused_store_le64(o, opt.fold_case ? fused_fold_case8(v) : v);
+                o += k;
+                i += k;
+                continue;
+            }
+        }
+        const auto b = static_cast<unsigned char>(s[i]);
+        if (b < 0x80) {
+            char c = s[i];
+            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+            *o++ = c;
+            ++i;
+            continue;
+        }
+        // U+4000..U+9FFF (lead E4..E9): no width folding applies, script folding may.
+        if (b >= 0xE4 && b <= 0xE9 && n - i >= 3) {
+            const auto b1 = static_cast<unsigned char>(s[i + 1]);
+            const auto b2 = static_cast<unsigned char>(s[i + 2]);
+            if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80) {
+                const char32_t cp = static_cast<char32_t>(((b & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+                // Most Han characters have no Traditional mapping: one bit test, no call.
+                const bool mapped = opt.fold_script && ((t2s_bmp_bitmap[cp >> 6] >> (cp & 63)) & 1u) != 0;
+                const char32_t folded = mapped ? fold_to_simplified(cp) : cp;
+                const bool phrase = opt.fold_script && opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded);
+                if (!phrase) {
+                    if (folded == cp) {
+                        o[0] = s[i];
+                        o[1] = s[i + 1];
+                        o[2] = s[i + 2];
+                        o += 3;
+                    } else {
+                        char enc[4];
+                        const std::size_t len = utf8::encode(folded, enc);
+                        std::memcpy(o, enc, len);
+                        o += len;
+                    }
+                    i += 3;
+                    continue;
+                }
+            }
+        }
+        // Any other unit: the reference loop's steps (see normalize_core).
+        const bool may_width = opt.fold_width && (b == 0xE3 || b == 0xEF);
+        const bool may_script = opt.fold_script && ((b >= 0xE3 && b <= 0xE9) || b == 0xF0);
+        utf8::decoded d{};
+        const char32_t cp3 = n - i >= 3 ? fused_decode3(reinterpret_cast<const unsigned char*>(s + i)) : 0;
+        if (cp3 != 0) d = {cp3, 3, true};
+        else d = utf8::decode(in, i);
+        if (!d.valid || (!may_width && !may_script)) {
+            std::memcpy(o, s + i, d.length);
+            o += d.length;
+            i += d.length;
+            continue;
+        }
+        char32_t cp = d.code_point;
+        if (may_width) {
+            if (cp == 0x3000) cp = U' ';
+            else if (cp >= 0xFF01 && cp <= 0xFF5E) cp -= 0xFEE0;
+        }
+        if (cp < 0x80) {
+            char c = static_cast<char>(cp);
+            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+            *o++ = c;
+            i += d.length;
+            continue;
+        }
+        if (may_script) {
+            cp = fold_to_simplified(cp);
+            if (opt.fold_phrases && may_start_tw_phrase(cp)) {
+                std::size_t ends[tw_phrase_max_length]{};
+                ends[0] = i + d.length;
+                const tw_phrase_match m = match_tw_phrase(cp, [&](std::size_t j) -> char32_t {
+                    const std::size_t at = ends[j - 1];
+                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
+                    const utf8::decoded next = utf8::decode(in, at);
+                    if (!next.valid) return U'\0';
+                    ends[j] = at + next.length;
+                    return fold_to_simplified(next.code_point);
+                });
+                if (m.chars != 0) {
+                    std::memcpy(o, m.to.data(), m.to.size());
+                    o += m.to.size();
+                    i = ends[m.chars - 1];
+                    continue;
+                }
+            }
+        }
+        if (cp == d.code_point) {
+            std::memcpy(o, s + i, d.length);
+            o += d.length;
+        } else {
+            char enc[4];
+            const std::size_t len = utf8::encode(cp, enc);
+            std::memcpy(o, enc, len);
+            o += len;
+        }
+        i += d.length;
+    }
+    std::memset(o, 0, fused_padding);
+    return o;
+}
+
+/// Writes the normalized form of `in` (exactly `normalize_into(in, out, opt)`'s bytes) to the
+/// start of `buf`, followed by `fused_padding` zero bytes; returns its length. `buf` only grows.
+inline std::size_t fused_normalize(std::string_view in, std::string& buf, const normalize_options& opt) {
+    if (buf.size() < fused_buffer_size(in.size())) buf.resize(fused_buffer_size(in.size()));
+    return static_cast<std::size_t>(fused_normalize_from(in, 0, buf.data(), opt) - buf.data());
+}
+
+/// 0x80 in every byte of `v` that is an ASCII letter or digit, 0 in the others.
+[[nodiscard]] constexpr std::uint64_t fused_alnum8(std::uint64_t v) noexcept {
+    constexpr std::uint64_t ones = 0x0101010101010101ull;
+    constexpr std::uint64_t h = ones * 0x80;
+    const std::uint64_t x = v & ~h;  // seven low bits: no carries between bytes below
+    const std::uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x80 - '9' - 1));
+    const std::uint64_t y = x | (ones * 0x20);
+    const std::uint64_t letter = (y + ones * (0x80 - 'a')) & ~(y + ones * (0x80 - 'z' - 1));
+    return (digit | letter) & ~v & h;
+}
+
+/// True for the classes that form CJK runs (n-grams).
+[[nodiscard]] constexpr bool fused_is_cjk(char_class k) noexcept {
+    return k == char_class::han || k == char_class::kana || k == char_class::hangul;
+}
+
+/// One code point of the normalized text: its class, byte length and validity.
+struct fused_unit {
+    char_class cls;
+    std::uint32_t length;
+};
+
+/// Decodes and classifies the non-ASCII unit at `t[i]` (a malformed byte is `other`, length 1).
+[[nodiscard]] inline fused_unit fused_classify(std::string_view t, std::size_t i) noexcept {
+    const auto b = static_cast<unsigned char>(t[i]);
+    if (b >= 0xE4 && b <= 0xE9) {
+        // U+4000..U+9FFF: Han except the Yijing hexagrams U+4DC0..U+4DFF. The padding makes the
+        // two reads safe; a zero byte is not a continuation byte.
+        const auto b1 = static_cast<unsigned char>(t.data()[i + 1]);
+        const auto b2 = static_cast<unsigned char>(t.data()[i + 2]);
+        if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80 && i + 3 <= t.size()) {
+            const bool yijing = b == 0xE4 && b1 == 0xB7 && b2 >= 0x80;  // U+4DC0..U+4DFF
+            return {yijing ? char_class::punct : char_class::han, 3};
+        }
+    }
+    if ((b & 0xF0) == 0xE0) {
+        const char32_t cp = fused_decode3(reinterpret_cast<const unsigned char*>(t.data() + i));
+        if (cp != 0 && i + 3 <= t.size()) return {classify(cp), 3};
+    }
+    const utf8::decoded d = utf8::decode(t, i);
+    return {d.valid ? classify(d.code_point) : char_class::other, d.length};
+}
+
+/// Continues a CJK run of a normalized text `t` (followed by `fused_padding` zero bytes) that
+/// started at `start`, whose last character starts at `prev` and ends at `pos`, with `count`
+/// characters so far: emits the remaining bigrams, or the lone character of a one-character
+/// run, exactly as `CharBigramTokenizer` does; returns the end of the run.
+template <class Emit>
+inline std::size_t fused_cjk_run(std::string_view t, std::size_t start, std::size_t prev, std::size_t pos,
+                                 std::size_t count, Emit& emit) {
+    const char* p = t.data();
+    const std::size_t n = t.size();
+    while (pos < n) {
+        if (static_cast<unsigned char>(p[pos]) < 0x80) break;
+        const fused_unit v = fused_classify(t, pos);
+        if (!fused_is_cjk(v.cls)) break;
+        emit(p + prev, pos + v.length - prev);
+        prev = pos;
+        pos += v.length;
+        ++count;
+    }
+    if (count < 2) emit(p + start, pos - start);
+    return pos;
+}
+
+/// The token pass over a normalized text `t` (followed by `fused_padding` zero bytes) from
+/// position `i`, where `CharBigramTokenizer::tokenize`'s loop would be: calls `emit(p, len)` for
+/// exactly the tokens it yields from there, in order.
+template <class Emit>
+inline void fused_bigrams_from(std::string_view t, std::size_t i, Emit& emit) {
+    const char* p = t.data();
+    const std::size_t n = t.size();
+    while (i < n) {
+        const auto b = static_cast<unsigned char>(p[i]);
+        if (b < 0x80) {
+            // Skip to the next ASCII letter or digit or non-ASCII byte, eight bytes at a time
+            // (the zero padding is neither, so a skip may end past the text, which ends the loop).
+            constexpr std::uint64_t h = 0x8080808080808080ull;
+            const std::uint64_t v = fused_load_le64(p + i);
+            const std::uint64_t stop = fused_alnum8(v) | (v & h);
+            if (stop == 0) {
+                i += 8;
+                continue;
+            }
+            const std::size_t k = static_cast<std::size_t>(std::countr_zero(stop) >> 3);
+            if (k != 0) {
+                i += k;
+                continue;
+            }
+            // An ASCII word (scan_ascii_word): runs of letters and digits, joined by one '.', '-'
+            // or '_' between two of them. The zero padding ends every word: no bounds checks.
+            std::size_t e = i;
+            for (;;) {
+                const std::uint64_t w = fused_load_le64(p + e);
+                const std::uint64_t other = ~fused_alnum8(w) & h;
+                if (other == 0) {
+                    e += 8;
+                    continue;
+                }
+                e += static_cast<std::size_t>(std::countr_zero(other) >> 3);
+                const char c = p[e];
+                if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n) {
+                    e += 2;
+                    continue;
+                }
+                break;
+            }
+            emit(p + i, e - i);
+            i = e;
+            continue;
+        }
+        const fused_unit u = fused_classify(t, i);
+        if (fused_is_cjk(u.cls)) {
+            i = fused_cjk_run(t, i, i, i + u.length, 1, emit);
+        } else if (u.cls == char_class::letter) {
+            std::size_t e = i;
+            while (e < n) {
+                const utf8::decoded d = utf8::decode(t, e);
+                const char_class k = classify(d.code_point);
+                if (k != char_class::letter && k != char_class::ascii_letter && k != char_class::ascii_digit) break;
+                e += d.length;
+            }
+            emit(p + i, e - i);
+            i = e;
+        } else {
+            i += u.length;
+        }
+    }
+}
+
+/// The token pass over a whole normalized text (see `fused_bigrams_from`).
+template <class Emit>
+inline void fused_bigrams(std::string_view t, Emit&& emit) {
+    fused_bigrams_from(t, 0, emit);
+}
+
+}  // namespace detail
+}  // namespace v0
+}  // namespace semfp
