@@ -122,15 +122,28 @@ public:
         // layout): a larger query probes more buckets but stays exact.
         for (unsigned k = 0; k <= max_radius_limit<Bits>; ++k) {
             m_plans.push_back(make_plan(m_blocks, k));
-            // A secondary entry's lane is the primary's block 0 when that block is 16 bits
-            // long: once a step has probed table 0 with radius r, entries whose lane is within
-            // r were reported there, and later steps skip them in the lane filter.
+            // Lane bounds per step (see for_each_within_prefetched): the earlier steps whose
+            // blocks are disjoint from the step's lane window each add r_e + 1 to the distance
+            // of anything this step may still report; an earlier step whose block is the lane
+            // window itself reported every entry whose lane is within its radius.
             std::vector<unsigned> skips;
-            unsigned skip = no_lane_skip;
-            for (const plan_step& step : m_plans.back()) {
+            std::vector<unsigned> floors;
+            const auto& plan = m_plans.back();
+            for (std::size_t s = 0; s < plan.size(); ++s) {
+                const layout& l = m_layouts[plan[s].table];
+                key_type lane{};
+                add_window(lane, l.pos[0]);
+                unsigned skip = no_lane_skip;
+                unsigned floor = 0;
+                for (std::size_t e = 0; e < s; ++e) {
+                    const key_type& be = m_layouts[plan[e].table].block_mask;
+                    if (be == lane) skip = plan[e].radius;
+                    else if (disjoint(be, lane)) floor += plan[e].radius + 1;
+                }
                 skips.push_back(skip);
-                if (step.table == 0 && m_blocks[0].length == 16) skip = step.radius;
+                floors.push_back(floor);
             }
+            m_lane_floors.push_back(std::move(floors));
             m_lane_skips.push_back(std::move(skips));
             double probes = 0;
             for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
@@ -227,6 +240,7 @@ public:
     void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
         const auto& plan = m_plans[k];
         const auto& lane_skip = m_lane_skips[k];
+        const auto& lane_floor = m_lane_floors[k];
         for (std::size_t s = 0; s < plan.size(); ++s) {
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
@@ -243,14 +257,25 @@ public:
             };
             const std::uint16_t qw = window_at<words>(q, l.bucket);
             const std::uint16_t qlane = window_at<words>(q, l.pos[0]);
+            const unsigned floor = lane_floor[s];
+            const unsigned skip = lane_skip[s];
+            if (floor > k) continue;
             for_each_mask(16, r, [&](std::uint64_t mask) {
+                // Anything this probe may report has distance >= j (bucket window) + lane
+                // distance + floor (earlier blocks disjoint from both, each missed by more
+                // than its radius), so its lane is within k - j - floor, and more than `skip`.
+                const unsigned j = popcount64(mask);
+                if (j + floor > k) return;
+                const unsigned lane_k = k - j - floor;
+                if (skip != no_lane_skip && skip >= lane_k) return;
                 const auto w = static_cast<std::uint16_t>(qw ^ mask);
                 if (t == 0) {
-                    m_primary.scan(w, qlane, k,
-                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); });
+                    m_primary.scan(w, qlane, lane_k,
+                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); },
+                                   skip);
                     return;
                 }
-                m_secondary[t - 1].scan(w, qlane, k, [&](const std::uint16_t* u, std::uint32_t) {
+                m_secondary[t - 1].scan(w, qlane, lane_k, [&](const std::uint16_t* u, std::uint32_t) {
                     const key_type key = compose(t, w, u);
                     // Rule the partial key out on its known bits before resolving it.
                     if (masked_distance<words>(key, q, l.known) > k) return;
@@ -262,7 +287,7 @@ public:
                             return;
                     }
                     resolve(t, key, report);
-                }, lane_skip[s]);
+                }, skip);
             });
         }
     }
@@ -287,6 +312,11 @@ private:
     }
     static constexpr void add_window(key_type& k, unsigned p) noexcept {
         for (unsigned i = 0; i < 16; ++i) set_bit(k, (p + i) % static_cast<unsigned>(Bits));
+    }
+    [[nodiscard]] static constexpr bool disjoint(const key_type& a, const key_type& b) noexcept {
+        for (std::size_t i = 0; i < words; ++i)
+            if ((a[i] & b[i]) != 0) return false;
+        return true;
     }
     [[nodiscard]] static constexpr bool covers(const key_type& outer, const key_type& inner) noexcept {
         for (std::size_t i = 0; i < words; ++i)
@@ -357,7 +387,8 @@ private:
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
     std::vector<std::vector<plan_step>> m_plans;
-    std::vector<std::vector<unsigned>> m_lane_skips;  // per plan step: lanes to skip (secondaries)
+    std::vector<std::vector<unsigned>> m_lane_skips;   // per plan step: lanes already reported
+    std::vector<std::vector<unsigned>> m_lane_floors;  // per plan step: distance outside bucket and lane
     std::vector<double> m_probe_counts;  // buckets a query with radius k scans
 };
 

@@ -86,7 +86,7 @@ struct single_pass_io {
             const std::uint32_t cluster = r.u32();
             const bool in_order = f.m_ids_ascending && (i == 0 || id > f.m_item_id[i - 1]);
             if (!in_order && f.contains(id)) detail::throw_format_error("semfp::SinglePassClusterer: duplicate id", at);
-            f.m_item_id.reserve_one_more();
+            f.m_item_id.reserve_for(id);
             f.m_item_centre.reserve_one_more();
             f.m_item_next.reserve_one_more();
             detail::id_table map;
