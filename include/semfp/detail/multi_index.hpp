@@ -77,6 +77,10 @@ class multi_index {
 public:
     static constexpr std::size_t words = Bits / 64;
     using key_type = key_t<words>;
+    /// Plans with more probes than this are not prefetched ahead as a whole (the hints would
+    /// evict each other); the query fetches them itself, `probe_batch` probes at a time.
+    static constexpr double prefetch_limit = 64;
+    static constexpr std::size_t probe_batch = 16;
     /// 16-bit units kept per secondary entry (the primary's bucket window included).
     static constexpr unsigned secondary_units = Bits == 64 ? 2 : 4;
 
@@ -205,11 +209,13 @@ public:
     /// Batch-loop hints (issue them a few queries ahead, directories first): load the bucket
     /// directories, then the buckets, a query for `q` with radius `k` will read.
     void prefetch_directories(const key_type& q, unsigned k) const noexcept {
+        if (m_probe_counts[k] > prefetch_limit) return;  // the query fetches in batches
         for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
         });
     }
     void prefetch_buckets(const key_type& q, unsigned k) const noexcept {
+        if (m_probe_counts[k] > prefetch_limit) return;
         for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
         });
@@ -230,7 +236,7 @@ public:
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
         // Memory latency dominates: start the loads of every probe before scanning any.
-        if (m_probe_counts[k] <= 64) prefetch(q, k);
+        if (m_probe_counts[k] <= prefetch_limit) prefetch(q, k);
         for_each_within_prefetched(q, k, std::forward<F>(f));
     }
 
@@ -241,6 +247,7 @@ public:
         const auto& plan = m_plans[k];
         const auto& lane_skip = m_lane_skips[k];
         const auto& lane_floor = m_lane_floors[k];
+        const bool batched = m_probe_counts[k] > prefetch_limit;
         for (std::size_t s = 0; s < plan.size(); ++s) {
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
@@ -260,15 +267,7 @@ public:
             const unsigned floor = lane_floor[s];
             const unsigned skip = lane_skip[s];
             if (floor > k) continue;
-            for_each_mask(16, r, [&](std::uint64_t mask) {
-                // Anything this probe may report has distance >= j (bucket window) + lane
-                // distance + floor (earlier blocks disjoint from both, each missed by more
-                // than its radius), so its lane is within k - j - floor, and more than `skip`.
-                const unsigned j = popcount64(mask);
-                if (j + floor > k) return;
-                const unsigned lane_k = k - j - floor;
-                if (skip != no_lane_skip && skip >= lane_k) return;
-                const auto w = static_cast<std::uint16_t>(qw ^ mask);
+            auto probe = [&](std::uint16_t w, unsigned lane_k) {
                 if (t == 0) {
                     m_primary.scan(w, qlane, lane_k,
                                    [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); },
@@ -288,7 +287,36 @@ public:
                     }
                     resolve(t, key, report);
                 }, skip);
+            };
+            // Large plans were not prefetched as a whole: probes go in batches, whose bucket
+            // directories, then buckets, are fetched before any of them is scanned.
+            std::array<std::pair<std::uint16_t, unsigned>, probe_batch> batch;
+            std::size_t queued = 0;
+            auto flush = [&] {
+                for (std::size_t i = 0; i < queued; ++i)
+                    with_table(t, [&](const auto& table) { table.prefetch_directory(batch[i].first); });
+                for (std::size_t i = 0; i < queued; ++i)
+                    with_table(t, [&](const auto& table) { table.prefetch_bucket(batch[i].first); });
+                for (std::size_t i = 0; i < queued; ++i) probe(batch[i].first, batch[i].second);
+                queued = 0;
+            };
+            for_each_mask(16, r, [&](std::uint64_t mask) {
+                // Anything this probe may report has distance >= j (bucket window) + lane
+                // distance + floor (earlier blocks disjoint from both, each missed by more
+                // than its radius), so its lane is within k - j - floor, and more than `skip`.
+                const unsigned j = popcount64(mask);
+                if (j + floor > k) return;
+                const unsigned lane_k = k - j - floor;
+                if (skip != no_lane_skip && skip >= lane_k) return;
+                const auto w = static_cast<std::uint16_t>(qw ^ mask);
+                if (!batched) {
+                    probe(w, lane_k);
+                    return;
+                }
+                batch[queued++] = {w, lane_k};
+                if (queued == probe_batch) flush();
             });
+            if (queued != 0) flush();
         }
     }
 

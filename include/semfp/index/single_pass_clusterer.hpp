@@ -98,19 +98,14 @@ public:
     template <class Verify>
         requires std::is_invocable_r_v<bool, Verify&, std::uint64_t, unsigned>
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id, Verify&& verify) {
-        m_candidates.clear();
-        m_index.for_each_within(fp.data(), m_options.threshold,
-                                [&](std::uint32_t it, unsigned d) { m_candidates.push_back({d, it}); });
-        std::sort(m_candidates.begin(), m_candidates.end(), [](const nearest_result& a, const nearest_result& b) {
-            return a.distance != b.distance ? a.distance < b.distance : a.item < b.item;
-        });
-        nearest_result r;
-        for (const nearest_result& c : m_candidates) {
-            if (verify(m_item_id[c.item], c.distance)) {
-                r = c;
-                break;
-            }
-        }
+        // Two rounds with the same outcome and the same calls of `verify` as one: candidates
+        // within the recommended distance first (a cheap query); only if none is accepted, the
+        // rest of the threshold. An accepted candidate of round one precedes, in (distance,
+        // arrival) order, every candidate of round two.
+        const unsigned near = std::min(m_options.threshold, recommended_distance<Bits>);
+        nearest_result r = verified_nearest(fp, near, 0, verify);
+        if (r.distance == none_distance && near < m_options.threshold)
+            r = verified_nearest(fp, m_options.threshold, near + 1, verify);
         const std::uint32_t centre = commit(fp, id, r);
         const bool is_new = r.distance == none_distance;
         return {m_item_id[centre], is_new, is_new ? 0u : r.distance};
@@ -334,6 +329,22 @@ private:
         if (prefetched) m_index.for_each_within_prefetched(fp.data(), m_options.threshold, keep);
         else m_index.for_each_within(fp.data(), m_options.threshold, keep);
         return best;
+    }
+
+    /// The first candidate in (distance, item) order with `min_d <= distance <= k` that
+    /// `verify(id, distance)` accepts.
+    template <class Verify>
+    nearest_result verified_nearest(const fingerprint_type& fp, unsigned k, unsigned min_d, Verify& verify) {
+        m_candidates.clear();
+        m_index.for_each_within(fp.data(), k, [&](std::uint32_t it, unsigned d) {
+            if (d >= min_d) m_candidates.push_back({d, it});
+        });
+        std::sort(m_candidates.begin(), m_candidates.end(), [](const nearest_result& a, const nearest_result& b) {
+            return a.distance != b.distance ? a.distance < b.distance : a.item < b.item;
+        });
+        for (const nearest_result& c : m_candidates)
+            if (verify(m_item_id[c.item], c.distance)) return c;
+        return {};
     }
 
     [[nodiscard]] static unsigned distance(const fingerprint_type& a, const fingerprint_type& b) noexcept {
