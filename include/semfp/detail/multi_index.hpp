@@ -18,10 +18,29 @@
 /// every bucket (the lane filter admits every lane from radius 16 on). This is what lets the
 /// two-stage default ask for 12 of 64 or 28 of 128 bits from an index laid out for 5 or 15: the
 /// cost is the number of buckets probed, sum over steps of |ball(16, r_t)| (64 bits, four
-/// blocks: 4 at k = 3, 68 at k = 7, 1,108 at k = 12, 4,608 at k = 16; measured times in
-/// bench/results/two_stage.md), and the candidates they hold. More tables with shorter
-/// blocks would cut the probes but not the candidates: at 12 of 64 bits the 2^-16 bucket
-/// selectivity is what bounds the work, and memory would grow with every table.
+/// blocks: 4 at k = 3, 68 at k = 7, 1,108 at k = 12, 4,608 at k = 16), and the candidates
+/// they hold.
+///
+/// Lane budget. Every entry a probe may still report obeys d >= j + d_lane + floor, where j is
+/// the number of bits the probe flips in its bucket window, d_lane the distance of the entry's
+/// lane (a second 16-bit window, disjoint from the bucket window) and floor the sum of r_e + 1
+/// over the earlier steps whose blocks are disjoint from both windows (an entry those steps
+/// did not report misses each of their blocks by more than r_e). So the SIMD lane filter runs
+/// with radius k - j - floor instead of k, a probe with j + floor > k is skipped, and when an
+/// earlier step's block is the lane window itself, lanes within its radius are skipped too. At
+/// k = 12 of 64 bits (plan: three radius-2 steps, then the primary at radius 3) the primary
+/// step's 697 probes admit lanes within 6 - j instead of 12: the step that held most of the
+/// candidates now holds a few per cent of them. Plans over 64 probes fetch their buckets in
+/// batches of 16 (directories, then buckets, then scans).
+///
+/// Why not more, shorter blocks: for 1 M random 64-bit entries and k = 12, any pigeonhole
+/// layout of m blocks of b = 64/m bits costs about m x |ball(b, k/m)| probes plus
+/// N x m x |ball(b, k/m)| / 2^b candidates; both terms are smallest near b = log2(N) = 20 and
+/// stay above ten thousand (m = 3: about 17,000 probes and 8,000 candidates; m = 4: 1,108
+/// probes, 17,000 candidates before the lane budget; m = 13 exact blocks of 5 bits: 400,000
+/// candidates). Exact radius-12 search of a million 64-bit fingerprints cannot cost what an
+/// exact radius-3 search costs (a few probes). Measured costs against the radius:
+/// bench/results/index.md.
 ///
 /// Memory: only table 0 (the primary) holds whole fingerprints and values: its entries are the
 /// `Bits - 16` bits its bucket does not imply, plus the value (10 bytes at 64 bits). Every
