@@ -18,10 +18,29 @@
 /// every bucket (the lane filter admits every lane from radius 16 on). This is what lets the
 /// two-stage default ask for 12 of 64 or 28 of 128 bits from an index laid out for 5 or 15: the
 /// cost is the number of buckets probed, sum over steps of |ball(16, r_t)| (64 bits, four
-/// blocks: 4 at k = 3, 68 at k = 7, 1,108 at k = 12, 4,608 at k = 16; measured times in
-/// bench/results/two_stage.md), and the candidates they hold. More tables with shorter
-/// blocks would cut the probes but not the candidates: at 12 of 64 bits the 2^-16 bucket
-/// selectivity is what bounds the work, and memory would grow with every table.
+/// blocks: 4 at k = 3, 68 at k = 7, 1,108 at k = 12, 4,608 at k = 16), and the candidates
+/// they hold.
+///
+/// Lane budget. Every entry a probe may still report obeys d >= j + d_lane + floor, where j is
+/// the number of bits the probe flips in its bucket window, d_lane the distance of the entry's
+/// lane (a second 16-bit window, disjoint from the bucket window) and floor the sum of r_e + 1
+/// over the earlier steps whose blocks are disjoint from both windows (an entry those steps
+/// did not report misses each of their blocks by more than r_e). So the SIMD lane filter runs
+/// with radius k - j - floor instead of k, a probe with j + floor > k is skipped, and when an
+/// earlier step's block is the lane window itself, lanes within its radius are skipped too. At
+/// k = 12 of 64 bits (plan: three radius-2 steps, then the primary at radius 3) the primary
+/// step's 697 probes admit lanes within 6 - j instead of 12: the step that held most of the
+/// candidates now holds a few per cent of them. Plans over 64 probes fetch their buckets in
+/// batches of 16 (directories, then buckets, then scans).
+///
+/// Why not more, shorter blocks: for 1 M random 64-bit entries and k = 12, any pigeonhole
+/// layout of m blocks of b = 64/m bits costs about m x |ball(b, k/m)| probes plus
+/// N x m x |ball(b, k/m)| / 2^b candidates; both terms are smallest near b = log2(N) = 20 and
+/// stay above ten thousand (m = 3: about 17,000 probes and 8,000 candidates; m = 4: 1,108
+/// probes, 17,000 candidates before the lane budget; m = 13 exact blocks of 5 bits: 400,000
+/// candidates). Exact radius-12 search of a million 64-bit fingerprints cannot cost what an
+/// exact radius-3 search costs (a few probes). Measured costs against the radius:
+/// bench/results/index.md.
 ///
 /// Memory: only table 0 (the primary) holds whole fingerprints and values: its entries are the
 /// `Bits - 16` bits its bucket does not imply, plus the value (10 bytes at 64 bits). Every
@@ -77,6 +96,10 @@ class multi_index {
 public:
     static constexpr std::size_t words = Bits / 64;
     using key_type = key_t<words>;
+    /// Plans with more probes than this are not prefetched ahead as a whole (the hints would
+    /// evict each other); the query fetches them itself, `probe_batch` probes at a time.
+    static constexpr double prefetch_limit = 64;
+    static constexpr std::size_t probe_batch = 16;
     /// 16-bit units kept per secondary entry (the primary's bucket window included).
     static constexpr unsigned secondary_units = Bits == 64 ? 2 : 4;
 
@@ -122,15 +145,28 @@ public:
         // layout): a larger query probes more buckets but stays exact.
         for (unsigned k = 0; k <= max_radius_limit<Bits>; ++k) {
             m_plans.push_back(make_plan(m_blocks, k));
-            // A secondary entry's lane is the primary's block 0 when that block is 16 bits
-            // long: once a step has probed table 0 with radius r, entries whose lane is within
-            // r were reported there, and later steps skip them in the lane filter.
+            // Lane bounds per step (see for_each_within_prefetched): the earlier steps whose
+            // blocks are disjoint from the step's lane window each add r_e + 1 to the distance
+            // of anything this step may still report; an earlier step whose block is the lane
+            // window itself reported every entry whose lane is within its radius.
             std::vector<unsigned> skips;
-            unsigned skip = no_lane_skip;
-            for (const plan_step& step : m_plans.back()) {
+            std::vector<unsigned> floors;
+            const auto& plan = m_plans.back();
+            for (std::size_t s = 0; s < plan.size(); ++s) {
+                const layout& l = m_layouts[plan[s].table];
+                key_type lane{};
+                add_window(lane, l.pos[0]);
+                unsigned skip = no_lane_skip;
+                unsigned floor = 0;
+                for (std::size_t e = 0; e < s; ++e) {
+                    const key_type& be = m_layouts[plan[e].table].block_mask;
+                    if (be == lane) skip = plan[e].radius;
+                    else if (disjoint(be, lane)) floor += plan[e].radius + 1;
+                }
                 skips.push_back(skip);
-                if (step.table == 0 && m_blocks[0].length == 16) skip = step.radius;
+                floors.push_back(floor);
             }
+            m_lane_floors.push_back(std::move(floors));
             m_lane_skips.push_back(std::move(skips));
             double probes = 0;
             for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
@@ -192,11 +228,13 @@ public:
     /// Batch-loop hints (issue them a few queries ahead, directories first): load the bucket
     /// directories, then the buckets, a query for `q` with radius `k` will read.
     void prefetch_directories(const key_type& q, unsigned k) const noexcept {
+        if (m_probe_counts[k] > prefetch_limit) return;  // the query fetches in batches
         for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
         });
     }
     void prefetch_buckets(const key_type& q, unsigned k) const noexcept {
+        if (m_probe_counts[k] > prefetch_limit) return;
         for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
         });
@@ -217,7 +255,7 @@ public:
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
         // Memory latency dominates: start the loads of every probe before scanning any.
-        if (m_probe_counts[k] <= 64) prefetch(q, k);
+        if (m_probe_counts[k] <= prefetch_limit) prefetch(q, k);
         for_each_within_prefetched(q, k, std::forward<F>(f));
     }
 
@@ -227,6 +265,8 @@ public:
     void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
         const auto& plan = m_plans[k];
         const auto& lane_skip = m_lane_skips[k];
+        const auto& lane_floor = m_lane_floors[k];
+        const bool batched = m_probe_counts[k] > prefetch_limit;
         for (std::size_t s = 0; s < plan.size(); ++s) {
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
@@ -243,14 +283,17 @@ public:
             };
             const std::uint16_t qw = window_at<words>(q, l.bucket);
             const std::uint16_t qlane = window_at<words>(q, l.pos[0]);
-            for_each_mask(16, r, [&](std::uint64_t mask) {
-                const auto w = static_cast<std::uint16_t>(qw ^ mask);
+            const unsigned floor = lane_floor[s];
+            const unsigned skip = lane_skip[s];
+            if (floor > k) continue;
+            auto probe = [&](std::uint16_t w, unsigned lane_k) {
                 if (t == 0) {
-                    m_primary.scan(w, qlane, k,
-                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); });
+                    m_primary.scan(w, qlane, lane_k,
+                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); },
+                                   skip);
                     return;
                 }
-                m_secondary[t - 1].scan(w, qlane, k, [&](const std::uint16_t* u, std::uint32_t) {
+                m_secondary[t - 1].scan(w, qlane, lane_k, [&](const std::uint16_t* u, std::uint32_t) {
                     const key_type key = compose(t, w, u);
                     // Rule the partial key out on its known bits before resolving it.
                     if (masked_distance<words>(key, q, l.known) > k) return;
@@ -262,8 +305,37 @@ public:
                             return;
                     }
                     resolve(t, key, report);
-                }, lane_skip[s]);
+                }, skip);
+            };
+            // Large plans were not prefetched as a whole: probes go in batches, whose bucket
+            // directories, then buckets, are fetched before any of them is scanned.
+            std::array<std::pair<std::uint16_t, unsigned>, probe_batch> batch;
+            std::size_t queued = 0;
+            auto flush = [&] {
+                for (std::size_t i = 0; i < queued; ++i)
+                    with_table(t, [&](const auto& table) { table.prefetch_directory(batch[i].first); });
+                for (std::size_t i = 0; i < queued; ++i)
+                    with_table(t, [&](const auto& table) { table.prefetch_bucket(batch[i].first); });
+                for (std::size_t i = 0; i < queued; ++i) probe(batch[i].first, batch[i].second);
+                queued = 0;
+            };
+            for_each_mask(16, r, [&](std::uint64_t mask) {
+                // Anything this probe may report has distance >= j (bucket window) + lane
+                // distance + floor (earlier blocks disjoint from both, each missed by more
+                // than its radius), so its lane is within k - j - floor, and more than `skip`.
+                const unsigned j = popcount64(mask);
+                if (j + floor > k) return;
+                const unsigned lane_k = k - j - floor;
+                if (skip != no_lane_skip && skip >= lane_k) return;
+                const auto w = static_cast<std::uint16_t>(qw ^ mask);
+                if (!batched) {
+                    probe(w, lane_k);
+                    return;
+                }
+                batch[queued++] = {w, lane_k};
+                if (queued == probe_batch) flush();
             });
+            if (queued != 0) flush();
         }
     }
 
@@ -287,6 +359,11 @@ private:
     }
     static constexpr void add_window(key_type& k, unsigned p) noexcept {
         for (unsigned i = 0; i < 16; ++i) set_bit(k, (p + i) % static_cast<unsigned>(Bits));
+    }
+    [[nodiscard]] static constexpr bool disjoint(const key_type& a, const key_type& b) noexcept {
+        for (std::size_t i = 0; i < words; ++i)
+            if ((a[i] & b[i]) != 0) return false;
+        return true;
     }
     [[nodiscard]] static constexpr bool covers(const key_type& outer, const key_type& inner) noexcept {
         for (std::size_t i = 0; i < words; ++i)
@@ -357,7 +434,8 @@ private:
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
     std::vector<std::vector<plan_step>> m_plans;
-    std::vector<std::vector<unsigned>> m_lane_skips;  // per plan step: lanes to skip (secondaries)
+    std::vector<std::vector<unsigned>> m_lane_skips;   // per plan step: lanes already reported
+    std::vector<std::vector<unsigned>> m_lane_floors;  // per plan step: distance outside bucket and lane
     std::vector<double> m_probe_counts;  // buckets a query with radius k scans
 };
 

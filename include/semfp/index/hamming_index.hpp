@@ -46,7 +46,18 @@ struct hamming_match {
 ///
 /// Radius: every query with `k <= max_radius` (16 of 64 bits, 32 of 128) is answered exactly,
 /// whatever `max_k`; above `max_k` the plan gives the blocks larger radii, so a query probes more
-/// buckets (cost against the radius: detail/multi_index.hpp and bench/results/two_stage.md).
+/// buckets (why, and the lane budget that prunes them: detail/multi_index.hpp). Measured CPU time
+/// of one query against 1 M entries (default layout, half random, half near copies; medians of
+/// 3 on a loaded 2-core machine, bench/two_stage_bench.cpp, bench/results/index.md):
+///
+/// | radius (64 bits) | 3 | 5 | 7 | 12 | 16 |
+/// |---|---:|---:|---:|---:|---:|
+/// | us per query | 0.6 | 2.4 | 8.9 | 164 | 2,199 |
+///
+/// | radius (128 bits) | 15 | 28 |
+/// |---|---:|---:|
+/// | us per query | 50 | 2,716 |
+///
 /// Ids are 64-bit values chosen by the caller and must be unique; at most 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
 /// about 53 bytes per entry at 10 M entries and 57 at 1 M: the tables take about 24 (22 plus
 /// bucket slack: only the primary table keeps whole fingerprints and ids, see

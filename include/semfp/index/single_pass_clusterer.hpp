@@ -4,10 +4,13 @@
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/detail/chunked_array.hpp>
+#include <semfp/detail/id_column.hpp>
 #include <semfp/detail/index_table.hpp>
 #include <semfp/detail/multi_index.hpp>
 #include <semfp/error.hpp>
+#include <semfp/index/cluster_options.hpp>
 #include <semfp/index/serialization.hpp>
+#include <semfp/index/single_pass_io.hpp>
 
 #include <algorithm>
 #include <array>
@@ -29,53 +32,6 @@
 namespace semfp {
 inline namespace v0 {
 
-/// What a new fingerprint is compared with.
-enum class match_policy : std::uint32_t {
-    /// The paper's rule: only cluster centres (the first member of each cluster).
-    centres = 0,
-    /// Any earlier member (single-linkage flavour: clusters can chain beyond the threshold).
-    members = 1,
-};
-
-/// Options of a `SinglePassClusterer`.
-struct cluster_options {
-    /// `threshold` value that stands for `recommended_distance<Bits>` of the clusterer's width.
-    static constexpr unsigned recommended = ~0u;
-
-    /// Largest Hamming distance at which a fingerprint joins a cluster: by default
-    /// `recommended_distance<Bits>` (5 of 64 bits, 15 of 128), the paper's HD is 3 (`paper()`).
-    /// At most `SinglePassClusterer<Bits>::max_threshold` (16 of 64 bits, 32 of 128).
-    unsigned threshold = recommended;
-    /// Compare with centres (the paper) or with every member.
-    match_policy match = match_policy::centres;
-
-    /// The paper's setting: threshold 3, centres only.
-    [[nodiscard]] static constexpr cluster_options paper() noexcept { return {3, match_policy::centres}; }
-};
-
-/// Result of `SinglePassClusterer::add`.
-struct cluster_assignment {
-    /// Id of the centre of the cluster the fingerprint joined (its own id if `is_new`).
-    std::uint64_t cluster;
-    /// True if the fingerprint became a new centre.
-    bool is_new;
-    /// Distance to the matched centre (or member); 0 if `is_new`.
-    unsigned distance;
-
-    friend constexpr bool operator==(const cluster_assignment&, const cluster_assignment&) noexcept = default;
-};
-
-/// A cluster centre as listed by `SinglePassClusterer::centres()`.
-template <std::size_t Bits>
-struct cluster_centre {
-    /// Id of the centre (also the cluster's id).
-    std::uint64_t id;
-    /// The centre's fingerprint.
-    Fingerprint<Bits> fingerprint;
-    /// Number of members, the centre included.
-    std::size_t size;
-};
-
 /// Single-Pass clustering (the paper's algorithm), exact and incremental.
 ///
 /// Fingerprints arrive one by one (`add`). Each joins the cluster whose centre is nearest
@@ -90,12 +46,13 @@ struct cluster_centre {
 /// definition. Ids are chosen by the caller and must be unique; at most 2^32 - 2 items.
 /// Not thread-safe for writers; concurrent const calls are safe.
 ///
-/// Memory: 16 bytes per item (id, cluster, member list link) and the index entry of each centre
-/// (about 24 bytes at 64 bits with four blocks). While ids arrive in ascending order they are
-/// looked up by binary search; the first id out of order builds an id map (4 bytes per slot,
-/// at most 3/4 full), kept from then on. Storage grows in chunks, never by copying everything.
-/// Measured (bench/index_bench.cpp, one core): 10 M fingerprints in about 8 s, peak RSS
-/// 44 bytes per fingerprint.
+/// Memory: 8 bytes per item (cluster, member list link), 8 more for its id unless the ids are
+/// consecutive (`first, first + 1, ...`, as `add_range` gives them; detail/id_column.hpp), and
+/// the index entry of each centre (about 24 bytes at 64 bits with four blocks). While ids
+/// arrive in ascending order they are looked up by binary search (consecutive: by subtraction);
+/// the first id out of order builds an id map (4 bytes per slot, at most 3/4 full), kept from
+/// then on. Storage grows in chunks, never by copying everything. Measured figures (time and
+/// peak RSS per fingerprint at 1 M and 10 M): bench/results/index.md.
 template <std::size_t Bits>
 class SinglePassClusterer {
 public:
@@ -141,19 +98,14 @@ public:
     template <class Verify>
         requires std::is_invocable_r_v<bool, Verify&, std::uint64_t, unsigned>
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id, Verify&& verify) {
-        m_candidates.clear();
-        m_index.for_each_within(fp.data(), m_options.threshold,
-                                [&](std::uint32_t it, unsigned d) { m_candidates.push_back({d, it}); });
-        std::sort(m_candidates.begin(), m_candidates.end(), [](const nearest_result& a, const nearest_result& b) {
-            return a.distance != b.distance ? a.distance < b.distance : a.item < b.item;
-        });
-        nearest_result r;
-        for (const nearest_result& c : m_candidates) {
-            if (verify(m_item_id[c.item], c.distance)) {
-                r = c;
-                break;
-            }
-        }
+        // Two rounds with the same outcome and the same calls of `verify` as one: candidates
+        // within the recommended distance first (a cheap query); only if none is accepted, the
+        // rest of the threshold. An accepted candidate of round one precedes, in (distance,
+        // arrival) order, every candidate of round two.
+        const unsigned near = std::min(m_options.threshold, recommended_distance<Bits>);
+        nearest_result r = verified_nearest(fp, near, 0, verify);
+        if (r.distance == none_distance && near < m_options.threshold)
+            r = verified_nearest(fp, m_options.threshold, near + 1, verify);
         const std::uint32_t centre = commit(fp, id, r);
         const bool is_new = r.distance == none_distance;
         return {m_item_id[centre], is_new, is_new ? 0u : r.distance};
@@ -310,35 +262,7 @@ public:
     /// then per cluster in creation order u32 centre item; u64 indexed, then per indexed item
     /// (u32 item, fingerprint words). Throws `io_error`.
     void save(std::ostream& os) const {
-        detail::binary_writer w(os);
-        w.header(magic, static_cast<std::uint32_t>(Bits));
-        w.u32(m_options.threshold);
-        w.u32(static_cast<std::uint32_t>(m_options.match));
-        // Clusters are numbered by creation, which is the order of their centre items.
-        std::vector<std::uint32_t> centre_items;
-        centre_items.reserve(m_clusters);
-        for (std::uint32_t i = 0; i < m_item_id.size(); ++i)
-            if (m_item_centre[i] == i) centre_items.push_back(i);
-        w.u64(m_item_id.size());
-        for (std::uint32_t i = 0; i < m_item_id.size(); ++i) {
-            w.u64(m_item_id[i]);
-            const auto c = std::lower_bound(centre_items.begin(), centre_items.end(), m_item_centre[i]);
-            w.u32(static_cast<std::uint32_t>(c - centre_items.begin()));
-        }
-        w.u64(centre_items.size());
-        for (const auto item : centre_items) w.u32(item);
-        std::vector<std::pair<std::uint32_t, fingerprint_type>> indexed;
-        indexed.reserve(m_index.size());
-        m_index.for_each([&](const typename detail::multi_index<Bits>::key_type& fp, std::uint32_t item) {
-            indexed.emplace_back(item, fingerprint_type(fp));
-        });
-        std::sort(indexed.begin(), indexed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        w.u64(indexed.size());
-        for (const auto& [item, fp] : indexed) {
-            w.u32(item);
-            w.fingerprint(fp);
-        }
-        w.finish();
+        detail::single_pass_io::save(*this, os);
     }
 
     /// Writes to `path` through a temporary file and a rename. Throws `io_error`.
@@ -349,87 +273,7 @@ public:
     /// Replaces this clusterer with one read from `is`. Throws `format_error` (truncated,
     /// corrupted, inconsistent, other version or width) or `io_error`; strong guarantee.
     void load(std::istream& is) {
-        detail::binary_reader r(is);
-        r.header(magic, static_cast<std::uint32_t>(Bits));
-        std::size_t at = r.offset();
-        cluster_options opt;
-        opt.threshold = r.u32();
-        const std::uint32_t match = r.u32();
-        if (opt.threshold > max_threshold || match > 1)
-            detail::throw_format_error("semfp::SinglePassClusterer: invalid options", at);
-        opt.match = static_cast<match_policy>(match);
-        SinglePassClusterer f(opt);
-        const std::uint64_t items = r.u64();
-        if (items >= 0xFFFFFFFFu) detail::throw_format_error("semfp::SinglePassClusterer: too many items", at + 8);
-        // Cluster numbers go to m_item_centre first and become centre items below.
-        for (std::uint64_t i = 0; i < items; ++i) {
-            at = r.offset();
-            const std::uint64_t id = r.u64();
-            const std::uint32_t cluster = r.u32();
-            const bool in_order = f.m_ids_ascending && (i == 0 || id > f.m_item_id[i - 1]);
-            if (!in_order && f.contains(id)) detail::throw_format_error("semfp::SinglePassClusterer: duplicate id", at);
-            f.m_item_id.reserve_one_more();
-            f.m_item_centre.reserve_one_more();
-            f.m_item_next.reserve_one_more();
-            detail::id_table map;
-            if (!in_order) {
-                if (f.m_ids_ascending) map = f.make_id_map(i + 1);
-                else f.m_ids.reserve(1, f.id_of());
-            }
-            f.m_item_id.push_back(id);
-            f.m_item_centre.push_back(cluster);
-            f.m_item_next.push_back(static_cast<std::uint32_t>(i));
-            if (!in_order) {
-                if (f.m_ids_ascending) {
-                    f.m_ids.swap(map);
-                    f.m_ids_ascending = false;
-                }
-                f.m_ids.insert(id, static_cast<std::uint32_t>(i));
-            }
-        }
-        at = r.offset();
-        const std::uint64_t clusters = r.u64();
-        if (clusters > items) detail::throw_format_error("semfp::SinglePassClusterer: too many clusters", at);
-        std::vector<std::uint32_t> centre_items;
-        centre_items.reserve(static_cast<std::size_t>(clusters));
-        for (std::uint64_t c = 0; c < clusters; ++c) {
-            at = r.offset();
-            const std::uint32_t item = r.u32();
-            if (item >= items || f.m_item_centre[item] != c || (!centre_items.empty() && item <= centre_items.back()))
-                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent centre", at);
-            centre_items.push_back(item);
-        }
-        // Resolve cluster numbers and rebuild the member lists (arrival order).
-        for (std::uint32_t i = 0; i < items; ++i) {
-            const std::uint32_t c = f.m_item_centre[i];
-            if (c >= clusters || centre_items[c] > i)
-                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent cluster number", at);
-            f.m_item_centre[i] = centre_items[c];
-            if (centre_items[c] != i) f.link_member(centre_items[c], i);
-        }
-        f.m_clusters = centre_items.size();
-        at = r.offset();
-        const std::uint64_t indexed = r.u64();
-        if (indexed > items) detail::throw_format_error("semfp::SinglePassClusterer: too many indexed items", at);
-        std::uint64_t centres_seen = 0;
-        std::int64_t previous = -1;
-        for (std::uint64_t j = 0; j < indexed; ++j) {
-            at = r.offset();
-            const std::uint32_t item = r.u32();
-            const auto fp = r.template fingerprint<Bits>();
-            if (item >= items || static_cast<std::int64_t>(item) <= previous)
-                detail::throw_format_error("semfp::SinglePassClusterer: inconsistent index entry", at);
-            previous = item;
-            if (f.m_item_centre[item] == item) ++centres_seen;
-            else if (opt.match == match_policy::centres)
-                detail::throw_format_error("semfp::SinglePassClusterer: indexed item is not a centre", at);
-            f.m_index.reserve_for(fp.data());
-            f.m_index.insert(fp.data(), item);
-        }
-        if (centres_seen != clusters)
-            detail::throw_format_error("semfp::SinglePassClusterer: centre fingerprints missing", r.offset());
-        r.finish();
-        swap(f);
+        detail::single_pass_io::load(*this, is);
     }
 
     /// Replaces this clusterer with the one saved at `path`. Throws `io_error`,
@@ -451,6 +295,7 @@ public:
     friend void swap(SinglePassClusterer& a, SinglePassClusterer& b) noexcept { a.swap(b); }
 
 private:
+    friend struct detail::single_pass_io;
     static constexpr std::string_view magic = "SEMFPSPC";
     static constexpr unsigned none_distance = ~0u;
 
@@ -486,6 +331,22 @@ private:
         return best;
     }
 
+    /// The first candidate in (distance, item) order with `min_d <= distance <= k` that
+    /// `verify(id, distance)` accepts.
+    template <class Verify>
+    nearest_result verified_nearest(const fingerprint_type& fp, unsigned k, unsigned min_d, Verify& verify) {
+        m_candidates.clear();
+        m_index.for_each_within(fp.data(), k, [&](std::uint32_t it, unsigned d) {
+            if (d >= min_d) m_candidates.push_back({d, it});
+        });
+        std::sort(m_candidates.begin(), m_candidates.end(), [](const nearest_result& a, const nearest_result& b) {
+            return a.distance != b.distance ? a.distance < b.distance : a.item < b.item;
+        });
+        for (const nearest_result& c : m_candidates)
+            if (verify(m_item_id[c.item], c.distance)) return c;
+        return {};
+    }
+
     [[nodiscard]] static unsigned distance(const fingerprint_type& a, const fingerprint_type& b) noexcept {
         return detail::key_distance<Bits / 64>(a.data(), b.data());
     }
@@ -516,7 +377,7 @@ private:
         const bool index_it = is_new || (m_options.match == match_policy::members && r.distance != 0);
 
         // 1. Allocate everything that can fail.
-        m_item_id.reserve_one_more();
+        m_item_id.reserve_for(id);
         m_item_centre.reserve_one_more();
         m_item_next.reserve_one_more();
         detail::id_table map;  // built when ids stop ascending
@@ -548,6 +409,10 @@ private:
     /// The item with `id`, or `detail::id_table::none`.
     [[nodiscard]] std::uint32_t find_item(std::uint64_t id) const noexcept {
         if (!m_ids_ascending) return m_ids.find(id, id_of());
+        if (m_item_id.consecutive()) {
+            const std::uint64_t i = id - m_item_id[0];  // wraps past the run when id is smaller
+            return !m_item_id.empty() && i < m_item_id.size() ? static_cast<std::uint32_t>(i) : detail::id_table::none;
+        }
         std::size_t lo = 0;
         std::size_t hi = m_item_id.size();
         while (lo < hi) {
@@ -603,7 +468,7 @@ private:
     // the hash map m_ids (id -> item), used from then on.
     bool m_ids_ascending = true;
     detail::id_table m_ids;
-    detail::chunked_array<std::uint64_t> m_item_id;      // item -> caller's id
+    detail::id_column m_item_id;                         // item -> caller's id (none stored while consecutive)
     detail::chunked_array<std::uint32_t> m_item_centre;  // item -> item of its cluster's centre
     // Member lists, circular: a centre links to its newest member (itself while alone), each
     // member to the one before it, the oldest back to the centre.

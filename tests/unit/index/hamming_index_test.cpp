@@ -298,3 +298,56 @@ TEST_CASE("HammingIndex stays exact when entries share every stored partial key"
     }
     check();
 }
+
+namespace {
+
+/// `q` with `d` distinct bits flipped, packed into few 16-bit windows (whole windows missed
+/// by exactly a step's radius + 1, lanes at their budget's edge: the cases the lane budget
+/// and the skipped probes must get right).
+template <std::size_t Bits>
+semfp::Fingerprint<Bits> window_flips(semfp::Fingerprint<Bits> q, unsigned d, std::mt19937_64& rng) {
+    std::vector<bool> used(Bits, false);
+    while (d > 0) {
+        const auto window = static_cast<unsigned>(rng() % (Bits / 16));
+        auto in_window = static_cast<unsigned>(1 + rng() % 5);
+        for (unsigned tries = 0; in_window > 0 && d > 0 && tries < 64; ++tries) {
+            const unsigned bit = window * 16 + static_cast<unsigned>(rng() % 16);
+            if (used[bit]) continue;
+            used[bit] = true;
+            q = flip(q, bit);
+            --in_window;
+            --d;
+        }
+    }
+    return q;
+}
+
+template <std::size_t Bits>
+void check_window_flips(unsigned blocks, std::uint64_t seed) {
+    const unsigned top = semfp::HammingIndex<Bits>::max_radius;
+    std::mt19937_64 rng(seed);
+    semfp::HammingIndex<Bits> index(blocks - 1 < top ? blocks - 1 : top, blocks);
+    std::vector<semfp::Fingerprint<Bits>> fps;
+    std::vector<semfp::Fingerprint<Bits>> queries;
+    for (int c = 0; c < 12; ++c) queries.push_back(random_fp<Bits>(rng));
+    // Around each query: entries at every distance up to top + 2, flips packed in windows.
+    for (const auto& q : queries)
+        for (int e = 0; e < 60; ++e)
+            fps.push_back(window_flips<Bits>(q, static_cast<unsigned>(rng() % (top + 3)), rng));
+    for (int e = 0; e < 300; ++e) fps.push_back(random_fp<Bits>(rng));
+    for (std::size_t i = 0; i < fps.size(); ++i) index.insert(fps[i], i * 7 + 3);
+    const std::vector<bool> alive(fps.size(), true);
+    for (const auto& q : queries)
+        for (unsigned k = 0; k <= top; ++k) REQUIRE(index.query(q, k) == brute_force(fps, alive, q, k));
+}
+
+}  // namespace
+
+TEST_CASE("HammingIndex is exact when flips are packed into few windows, every radius and layout", "[index]") {
+    const unsigned blocks64 = GENERATE(1u, 2u, 3u, 4u);
+    CAPTURE(blocks64);
+    check_window_flips<64>(blocks64, 700 + blocks64);
+    const unsigned blocks128 = blocks64 * 2;
+    CAPTURE(blocks128);
+    check_window_flips<128>(blocks128, 800 + blocks128);
+}

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -325,4 +326,50 @@ TEST_CASE("SinglePassClusterer ids in any order", "[index][cluster]") {
     REQUIRE(back.cluster_of(5) == before[3]);
     REQUIRE(back.members(before[3]) == spc.members(before[3]));
     REQUIRE_THROWS_AS(back.add(semfp::Fingerprint64(rng()), 11), semfp::invalid_argument_error);
+}
+
+TEST_CASE("SinglePassClusterer stores no ids while they are consecutive, same answers after the run breaks",
+          "[index][cluster]") {
+    std::mt19937_64 rng(77);
+    std::vector<semfp::Fingerprint64> fps;
+    for (int i = 0; i < 400; ++i) {
+        std::uint64_t x = i > 0 && i % 3 == 0 ? fps[rng() % fps.size()].value() : rng();
+        if (i % 3 == 0) x ^= std::uint64_t{1} << (rng() % 64);
+        fps.emplace_back(x);
+    }
+    // Reference: ids 1000 + 3i (ascending, never consecutive), mapped back to positions.
+    semfp::SinglePassClusterer<64> ref(semfp::cluster_options::paper());
+    for (std::size_t i = 0; i < fps.size(); ++i) ref.add(fps[i], 1000 + 3 * i);
+    auto ref_cluster = [&](std::size_t i) { return (*ref.cluster_of(1000 + 3 * i) - 1000) / 3; };
+
+    semfp::SinglePassClusterer<64> run(semfp::cluster_options::paper());
+    run.add_range(std::span(fps).first(200), 50);  // ids 50 .. 249
+    const std::size_t compact = run.memory_usage();
+    REQUIRE(run.contains(50));
+    REQUIRE(run.contains(249));
+    REQUIRE_FALSE(run.contains(49));
+    REQUIRE_FALSE(run.contains(250));
+    REQUIRE_FALSE(run.contains(~0ull));
+    for (std::size_t i = 0; i < 200; ++i) REQUIRE(*run.cluster_of(50 + i) == 50 + ref_cluster(i));
+    // Saved and loaded while consecutive.
+    std::stringstream buf;
+    run.save(buf);
+    semfp::SinglePassClusterer<64> back;
+    back.load(buf);
+    for (std::size_t i = 0; i < 200; ++i) REQUIRE(back.cluster_of(50 + i) == run.cluster_of(50 + i));
+
+    // A gap breaks the run: ids 300 .. 499 for the rest (still ascending), then one out of order.
+    for (std::size_t i = 200; i < fps.size(); ++i) run.add(fps[i], 100 + i);
+    REQUIRE(run.memory_usage() > compact);
+    for (std::size_t i = 0; i < 200; ++i) REQUIRE(*run.cluster_of(50 + i) == 50 + ref_cluster(i));
+    for (std::size_t i = 200; i < fps.size(); ++i) {
+        const std::size_t c = ref_cluster(i);
+        REQUIRE(*run.cluster_of(100 + i) == (c < 200 ? 50 + c : 100 + c));
+    }
+    REQUIRE_FALSE(run.contains(250));
+    REQUIRE(run.contains(300));
+    run.add(fps[0], 7);
+    REQUIRE(run.cluster_of(7) == run.cluster_of(50));
+    REQUIRE(run.size() == fps.size() + 1);
+    REQUIRE_THROWS_AS(run.add(fps[1], 120), semfp::invalid_argument_error);
 }
