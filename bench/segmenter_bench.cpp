@@ -3,8 +3,10 @@
 //   semfp_segmenter_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 //   semfp_segmenter_bench --fresh-process [N]
 // The second form starts this program N times (default 9) per variant, each a fresh process
-// that measures one first use (CPU time from getrusage, resident and private memory from
-// /proc/self/smaps_rollup, before and after) and exits; it prints the medians. Variants: the
+// that measures one first use (CPU time from getrusage; resident, private and anonymous memory
+// from /proc/self/smaps_rollup, before and after) and exits; it prints the medians. Private
+// includes file-backed pages only this process maps (the dictionary's read-only data, which the
+// system can drop and reread); anonymous is memory the process allocated or wrote. Variants: the
 // process doing nothing else (baseline), the precomputed embedded dictionary (forward, and with
 // the reverse trie, and one sentence segmented in every mode), and the same word list built at
 // run time with Dictionary::from_lines (forward, and with the reverse trie).
@@ -61,16 +63,19 @@ std::size_t rss_bytes() {
 struct memory_use {
     double rss = 0;
     double priv = 0;
+    double anon = 0;
 };
 memory_use memory_now() {
     memory_use m;
     std::ifstream in("/proc/self/smaps_rollup");
-    std::string key;
-    double kb = 0;
-    std::string unit;
-    while (in >> key >> kb >> unit) {
-        if (key == "Rss:") m.rss = kb * 1024;
-        if (key == "Private_Clean:" || key == "Private_Dirty:") m.priv += kb * 1024;
+    std::string line;
+    while (std::getline(in, line)) {
+        double kb = 0;
+        char key[64] = {};
+        if (std::sscanf(line.c_str(), "%63s %lf", key, &kb) != 2) continue;
+        if (std::strcmp(key, "Rss:") == 0) m.rss = kb * 1024;
+        if (std::strcmp(key, "Private_Clean:") == 0 || std::strcmp(key, "Private_Dirty:") == 0) m.priv += kb * 1024;
+        if (std::strcmp(key, "Anonymous:") == 0) m.anon = kb * 1024;
     }
     return m;
 }
@@ -100,16 +105,17 @@ int first_use_child(std::string_view variant) {
     }
     const double c1 = cpu_ms();
     const memory_use m1 = memory_now();
-    std::printf("%.3f %.0f %.0f %zu\n", c1 - c0, m1.rss - m0.rss, m1.priv - m0.priv, words);
+    std::printf("%.3f %.0f %.0f %.0f %zu\n", c1 - c0, m1.rss - m0.rss, m1.priv - m0.priv, m1.anon - m0.anon, words);
     return 0;
 }
 
 // Runs `self --first-use VARIANT` `n` times; prints the medians.
 void fresh_process_report(const char* self, int n) {
     std::printf("fresh process, first use (medians of %d runs; CPU = user + system)\n", n);
-    std::printf("%-16s %10s %10s %12s %12s\n", "variant", "CPU ms", "min..max", "RSS +MB", "private +MB");
+    std::printf("%-16s %10s %14s %10s %12s %12s\n", "variant", "CPU ms", "min..max", "RSS +MB", "private +MB",
+                "anonymous +MB");
     for (const char* variant : {"baseline", "static", "static+reverse", "static+segment", "runtime", "runtime+reverse"}) {
-        std::vector<double> cpu, rss, priv;
+        std::vector<double> cpu, rss, priv, anon;
         for (int i = 0; i < n; ++i) {
             int fds[2];
             if (pipe(fds) != 0) return;
@@ -128,11 +134,12 @@ void fresh_process_report(const char* self, int n) {
             close(fds[0]);
             int status = 0;
             waitpid(pid, &status, 0);
-            double c = 0, r = 0, p = 0;
-            if (std::sscanf(buf, "%lf %lf %lf", &c, &r, &p) == 3) {
+            double c = 0, r = 0, p = 0, a = 0;
+            if (std::sscanf(buf, "%lf %lf %lf %lf", &c, &r, &p, &a) == 4) {
                 cpu.push_back(c);
                 rss.push_back(r / 1e6);
                 priv.push_back(p / 1e6);
+                anon.push_back(a / 1e6);
             }
         }
         if (cpu.empty()) continue;
@@ -143,7 +150,8 @@ void fresh_process_report(const char* self, int n) {
         const auto [lo, hi] = std::minmax_element(cpu.begin(), cpu.end());
         char range[64];
         std::snprintf(range, sizeof range, "%.1f..%.1f", *lo, *hi);
-        std::printf("%-16s %10.2f %10s %12.2f %12.2f\n", variant, median(cpu), range, median(rss), median(priv));
+        std::printf("%-16s %10.2f %14s %10.2f %12.2f %12.2f\n", variant, median(cpu), range, median(rss), median(priv),
+                    median(anon));
     }
 }
 
@@ -172,7 +180,21 @@ void BM_Fmm(benchmark::State& state) {
     run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
 }
 
-// Building the embedded dictionary (what the first embedded_dictionary() call costs).
+// The same word list in tries built at run time (Dictionary::from_lines), as before the
+// precomputed tries: the same-run baseline of the lookups themselves.
+void BM_FmmRuntimeTries(benchmark::State& state) {
+    static const semfp::Dictionary built = [] {
+        semfp::Dictionary d = semfp::Dictionary::from_lines(semfp::embedded_word_pieces());
+        d.prepare_reverse();
+        return d;
+    }();
+    const auto mode = static_cast<semfp::segment_mode>(state.range(1));
+    const semfp::FmmSegmenter seg(built, mode);
+    run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
+}
+
+// Building the word list into tries at run time (what the first embedded_dictionary() call cost
+// before the tries were precomputed; Dictionary::from_lines still does this).
 void BM_DictionaryReady(benchmark::State& state) {
     const bool with_reverse = state.range(0) != 0;
     std::size_t bytes = 0;
@@ -244,6 +266,10 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("Fmm/forward/han_only", BM_Fmm)->Args({1, 0});
     benchmark::RegisterBenchmark("Fmm/reverse/han_only", BM_Fmm)->Args({1, 1});
     benchmark::RegisterBenchmark("Fmm/bidirectional/han_only", BM_Fmm)->Args({1, 2});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/forward/mixed", BM_FmmRuntimeTries)->Args({0, 0});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/forward/han_only", BM_FmmRuntimeTries)->Args({1, 0});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/reverse/han_only", BM_FmmRuntimeTries)->Args({1, 1});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/bidirectional/han_only", BM_FmmRuntimeTries)->Args({1, 2});
     benchmark::RegisterBenchmark("DictionaryReady/forward", BM_DictionaryReady)->Arg(0)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("DictionaryReady/forward+reverse", BM_DictionaryReady)->Arg(1)->Unit(benchmark::kMillisecond);
     benchmark::Initialize(&argc, argv);

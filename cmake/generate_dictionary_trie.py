@@ -17,7 +17,8 @@ Layout (all integers little-endian):
   base 1, which no other node uses. The root is record 0 with base 0. The array is padded so that
   base + id never leaves it and an 8-byte load at any record stays inside it.
 - the arrays are emitted as rows of ROW_BYTES bytes (`char rows[][ROW_BYTES]`, each row one
-  string literal of at most ROW_BYTES - 1 bytes written in pieces of at most 4000 bytes), so the
+  braced string literal of at most ROW_BYTES - 1 bytes written in pieces of at most 4000 bytes,
+  below the 64 KiB that clang accepts in one literal without a warning), so the
   last byte of every row must be 0: records holding such a byte are left free, and the char map
   gives ids below 256 to the code points whose high byte lands there.
 """
@@ -279,11 +280,13 @@ def emit_rows(out, name, data):
     for r in range(rows):
         row = data[r * ROW_BYTES:(r + 1) * ROW_BYTES - 1].rstrip(b'\0')
         if not row:
-            out.append('    "",')
+            out.append('    {""},')
             continue
+        # Each row in braces: one initializer made of adjacent literals (clang's
+        # -Wstring-concatenation looks for a missing comma between the rows otherwise).
         parts = [row[i:i + PIECE_BYTES] for i in range(0, len(row), PIECE_BYTES)]
         for k, p in enumerate(parts):
-            out.append('    "%s"%s' % (escape_binary(p), ',' if k + 1 == len(parts) else ''))
+            out.append('    %s"%s"%s' % ('{' if k == 0 else ' ', escape_binary(p), '},' if k + 1 == len(parts) else ''))
     out.append('};')
 
 

@@ -65,6 +65,8 @@ struct seg_static_dict {
     [[nodiscard]] static std::uint32_t base_of(std::uint64_t rec) noexcept {
         return static_cast<std::uint32_t>(rec >> 16) & 0xFFFFFFu;
     }
+    /// The base of every leaf (no node has it): a walk that reaches it can stop.
+    static constexpr std::uint32_t leaf_base = 1;
 
     /// Id of the three-byte character at `p` (forward) or 0 when it is not one of the words'.
     [[nodiscard]] std::uint32_t id_at(const unsigned char* p) const noexcept {
@@ -86,6 +88,7 @@ struct seg_static_dict {
             if ((rec & label_mask) != id) break;
             if (rec & terminal_bit) best = p + 3 - pos;
             base = base_of(rec);
+            if (base == leaf_base) break;
         }
         return best;
     }
@@ -102,6 +105,7 @@ struct seg_static_dict {
             if ((rec & label_mask) != id) break;
             if (rec & terminal_bit) best = end - (p - 3);
             base = base_of(rec);
+            if (base == leaf_base) break;
         }
         return best;
     }
