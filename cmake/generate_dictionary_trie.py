@@ -17,8 +17,8 @@ Layout (all integers little-endian):
   base 1, which no other node uses. The root is record 0 with base 0. The array is padded so that
   base + id never leaves it and an 8-byte load at any record stays inside it.
 - the arrays are emitted as rows of ROW_BYTES bytes (`char rows[][ROW_BYTES]`, each row one
-  braced string literal of at most ROW_BYTES - 1 bytes written in pieces of at most 4000 bytes,
-  below the 64 KiB that clang accepts in one literal without a warning), so the
+  string literal of at most ROW_BYTES - 1 bytes, below the 64 KiB that clang accepts in one
+  literal without a warning, written in pieces of at most 4000 bytes), so the
   last byte of every row must be 0: records holding such a byte are left free, and the char map
   gives ids below 256 to the code points whose high byte lands there.
 """
@@ -276,17 +276,20 @@ def emit_rows(out, name, data):
     # Escapes are converted in each literal before adjacent literals are joined, so a piece may
     # end in a short octal escape whatever the next piece starts with.
     rows = (len(data) + ROW_BYTES - 1) // ROW_BYTES
-    out.append('alignas(8) inline constexpr char %s[%d][%d] = {' % (name, rows, ROW_BYTES))
+    # const, not constexpr: clang would evaluate a constexpr array byte by byte (30 s).
+    out.append('alignas(8) inline const char %s[%d][%d] = {' % (name, rows, ROW_BYTES))
     for r in range(rows):
         row = data[r * ROW_BYTES:(r + 1) * ROW_BYTES - 1].rstrip(b'\0')
         if not row:
-            out.append('    {""},')
+            out.append('    "",')
             continue
-        # Each row in braces: one initializer made of adjacent literals (clang's
-        # -Wstring-concatenation looks for a missing comma between the rows otherwise).
         parts = [row[i:i + PIECE_BYTES] for i in range(0, len(row), PIECE_BYTES)]
+        if len(parts) == 2:
+            # clang's -Wstring-concatenation takes an element of exactly two adjacent literals
+            # followed by single literals for a missing comma: never write two.
+            parts = [parts[0][:PIECE_BYTES // 2], parts[0][PIECE_BYTES // 2:], parts[1]]
         for k, p in enumerate(parts):
-            out.append('    %s"%s"%s' % ('{' if k == 0 else ' ', escape_binary(p), '},' if k + 1 == len(parts) else ''))
+            out.append('    "%s"%s' % (escape_binary(p), ',' if k + 1 == len(parts) else ''))
     out.append('};')
 
 
