@@ -1,6 +1,15 @@
 // Segmenter throughput and dictionary cost: FmmSegmenter (forward, reverse, bidirectional) vs the
 // dictionary-free char-bigram tokenizer in the same run; embedded dictionary ready time and memory.
 //   semfp_segmenter_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
+//   semfp_segmenter_bench --fresh-process [N]
+// The second form starts this program N times (default 9) per variant, each a fresh process
+// that measures one first use (CPU time from getrusage; resident, private and anonymous memory
+// from /proc/self/smaps_rollup, before and after) and exits; it prints the medians. Private
+// includes file-backed pages only this process maps (the dictionary's read-only data, which the
+// system can drop and reread); anonymous is memory the process allocated or wrote. Variants: the
+// process doing nothing else (baseline), the precomputed embedded dictionary (forward, and with
+// the reverse trie, and one sentence segmented in every mode), and the same word list built at
+// run time with Dictionary::from_lines (forward, and with the reverse trie).
 #include "support/corpus.hpp"
 
 #include <semfp/dict/embedded.hpp>
@@ -12,6 +21,12 @@
 #include <benchmark/benchmark.h>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include <chrono>
 #include <cstdint>
@@ -44,6 +59,102 @@ std::size_t rss_bytes() {
     return resident * 4096;
 }
 
+// Resident and private (clean + dirty) memory of this process in bytes, from smaps_rollup.
+struct memory_use {
+    double rss = 0;
+    double priv = 0;
+    double anon = 0;
+};
+memory_use memory_now() {
+    memory_use m;
+    std::ifstream in("/proc/self/smaps_rollup");
+    std::string line;
+    while (std::getline(in, line)) {
+        double kb = 0;
+        char key[64] = {};
+        if (std::sscanf(line.c_str(), "%63s %lf", key, &kb) != 2) continue;
+        if (std::strcmp(key, "Rss:") == 0) m.rss = kb * 1024;
+        if (std::strcmp(key, "Private_Clean:") == 0 || std::strcmp(key, "Private_Dirty:") == 0) m.priv += kb * 1024;
+        if (std::strcmp(key, "Anonymous:") == 0) m.anon = kb * 1024;
+    }
+    return m;
+}
+
+// One first use in this (fresh) process; prints "cpu_ms rss_bytes private_bytes".
+int first_use_child(std::string_view variant) {
+    const memory_use m0 = memory_now();
+    const double c0 = cpu_ms();
+    std::size_t words = 0;
+    if (variant == "static" || variant == "static+reverse" || variant == "static+segment") {
+        const semfp::Dictionary& d = semfp::embedded_dictionary();
+        if (variant != "static") d.prepare_reverse();
+        if (variant == "static+segment") {
+            for (const auto mode : {semfp::segment_mode::forward, semfp::segment_mode::reverse,
+                                    semfp::segment_mode::bidirectional}) {
+                const semfp::FmmSegmenter seg(d, mode);
+                seg.tokenize("\xE4\xB8\xAD\xE5\x8D\x8E\xE4\xBA\xBA\xE6\xB0\x91\xE5\x85\xB1\xE5\x92\x8C\xE5\x9B\xBD"
+                             "\xE6\x88\x90\xE7\xAB\x8B\xE4\xBA\x86",
+                             [&](std::string_view) { ++words; });
+            }
+        }
+        words += d.size();
+    } else if (variant == "runtime" || variant == "runtime+reverse") {
+        static const semfp::Dictionary d = semfp::Dictionary::from_lines(semfp::embedded_word_pieces());
+        if (variant != "runtime") d.prepare_reverse();
+        words = d.size();
+    }
+    const double c1 = cpu_ms();
+    const memory_use m1 = memory_now();
+    std::printf("%.3f %.0f %.0f %.0f %zu\n", c1 - c0, m1.rss - m0.rss, m1.priv - m0.priv, m1.anon - m0.anon, words);
+    return 0;
+}
+
+// Runs `self --first-use VARIANT` `n` times; prints the medians.
+void fresh_process_report(const char* self, int n) {
+    std::printf("fresh process, first use (medians of %d runs; CPU = user + system)\n", n);
+    std::printf("%-16s %10s %14s %10s %12s %12s\n", "variant", "CPU ms", "min..max", "RSS +MB", "private +MB",
+                "anonymous +MB");
+    for (const char* variant : {"baseline", "static", "static+reverse", "static+segment", "runtime", "runtime+reverse"}) {
+        std::vector<double> cpu, rss, priv, anon;
+        for (int i = 0; i < n; ++i) {
+            int fds[2];
+            if (pipe(fds) != 0) return;
+            const pid_t pid = fork();
+            if (pid == 0) {
+                dup2(fds[1], 1);
+                close(fds[0]);
+                close(fds[1]);
+                execl(self, self, "--first-use", variant, static_cast<char*>(nullptr));
+                _exit(127);
+            }
+            close(fds[1]);
+            char buf[256] = {};
+            std::size_t got = 0;
+            for (ssize_t r; (r = read(fds[0], buf + got, sizeof buf - 1 - got)) > 0;) got += static_cast<std::size_t>(r);
+            close(fds[0]);
+            int status = 0;
+            waitpid(pid, &status, 0);
+            double c = 0, r = 0, p = 0, a = 0;
+            if (std::sscanf(buf, "%lf %lf %lf %lf", &c, &r, &p, &a) == 4) {
+                cpu.push_back(c);
+                rss.push_back(r / 1e6);
+                priv.push_back(p / 1e6);
+                anon.push_back(a / 1e6);
+            }
+        }
+        if (cpu.empty()) continue;
+        auto median = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        const auto [lo, hi] = std::minmax_element(cpu.begin(), cpu.end());
+        char range[64];
+        std::snprintf(range, sizeof range, "%.1f..%.1f", *lo, *hi);
+        std::printf("%-16s %10.2f %14s %10.2f %12.2f %12.2f\n", variant, median(cpu), range, median(rss), median(priv),
+                    median(anon));
+    }
+}
+
 template <class Tok>
 void run_tokenizer(benchmark::State& state, const Tok& tok, const std::vector<std::string>& texts,
                    std::size_t bytes) {
@@ -69,7 +180,21 @@ void BM_Fmm(benchmark::State& state) {
     run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
 }
 
-// Building the embedded dictionary (what the first embedded_dictionary() call costs).
+// The same word list in tries built at run time (Dictionary::from_lines), as before the
+// precomputed tries: the same-run baseline of the lookups themselves.
+void BM_FmmRuntimeTries(benchmark::State& state) {
+    static const semfp::Dictionary built = [] {
+        semfp::Dictionary d = semfp::Dictionary::from_lines(semfp::embedded_word_pieces());
+        d.prepare_reverse();
+        return d;
+    }();
+    const auto mode = static_cast<semfp::segment_mode>(state.range(1));
+    const semfp::FmmSegmenter seg(built, mode);
+    run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
+}
+
+// Building the word list into tries at run time (what the first embedded_dictionary() call cost
+// before the tries were precomputed; Dictionary::from_lines still does this).
 void BM_DictionaryReady(benchmark::State& state) {
     const bool with_reverse = state.range(0) != 0;
     std::size_t bytes = 0;
@@ -85,6 +210,11 @@ void BM_DictionaryReady(benchmark::State& state) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc >= 3 && std::strcmp(argv[1], "--first-use") == 0) return first_use_child(argv[2]);
+    if (argc >= 2 && std::strcmp(argv[1], "--fresh-process") == 0) {
+        fresh_process_report("/proc/self/exe", argc >= 3 ? std::atoi(argv[2]) : 9);
+        return 0;
+    }
     const auto dir = semfp::bench::corpus_dir(argc, argv);
     for (const char* name : {"manpages_zh_cn.jsonl", "manpages_zh_tw_twins.jsonl"}) {
         for (auto& d : semfp::bench::load_corpus(dir / name)) {
@@ -136,6 +266,10 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("Fmm/forward/han_only", BM_Fmm)->Args({1, 0});
     benchmark::RegisterBenchmark("Fmm/reverse/han_only", BM_Fmm)->Args({1, 1});
     benchmark::RegisterBenchmark("Fmm/bidirectional/han_only", BM_Fmm)->Args({1, 2});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/forward/mixed", BM_FmmRuntimeTries)->Args({0, 0});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/forward/han_only", BM_FmmRuntimeTries)->Args({1, 0});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/reverse/han_only", BM_FmmRuntimeTries)->Args({1, 1});
+    benchmark::RegisterBenchmark("FmmRuntimeTries/bidirectional/han_only", BM_FmmRuntimeTries)->Args({1, 2});
     benchmark::RegisterBenchmark("DictionaryReady/forward", BM_DictionaryReady)->Arg(0)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("DictionaryReady/forward+reverse", BM_DictionaryReady)->Arg(1)->Unit(benchmark::kMillisecond);
     benchmark::Initialize(&argc, argv);

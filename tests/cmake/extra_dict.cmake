@@ -8,6 +8,10 @@ if(SEMFP_PYTHON3 AND EXISTS "${semfp_jieba_dict}")
     COMMAND "${CMAKE_COMMAND}" -D CHECK=ON -D "PYTHON=${SEMFP_PYTHON3}" -D "SOURCE=${semfp_jieba_dict}"
             -D "OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/embedded_data.regenerated.hpp"
             -P "${PROJECT_SOURCE_DIR}/cmake/generate_dictionary.cmake")
+  add_test(NAME semfp.dict_trie_regenerate
+    COMMAND "${CMAKE_COMMAND}" -D CHECK=ON -D "PYTHON=${SEMFP_PYTHON3}" -D "SOURCE=${semfp_jieba_dict}"
+            -D "OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/embedded_trie_data.regenerated.hpp"
+            -P "${PROJECT_SOURCE_DIR}/cmake/generate_dictionary_trie.cmake")
 endif()
 find_program(SEMFP_OPENCC opencc)
 if(SEMFP_PYTHON3 AND SEMFP_OPENCC AND EXISTS "/usr/share/opencc/t2s.json")

@@ -19,6 +19,7 @@
 /// or include <semfp/dict/embedded.hpp> for the bundled list (`semfp::embedded_dictionary()`).
 
 #include <semfp/detail/list_lines.hpp>
+#include <semfp/detail/seg_dat.hpp>
 #include <semfp/detail/seg_trie.hpp>
 #include <semfp/error.hpp>
 #include <semfp/text/char_class.hpp>
@@ -42,6 +43,41 @@ inline namespace v0 {
 
 namespace detail {
 
+// The three-byte form at `p` (lead E1..EF except ED, two continuation bytes: no overlong, no
+// surrogate, so no further check) as a code point, or 0 when the bytes are anything else.
+[[nodiscard]] constexpr char32_t seg_three_byte(const char* p) noexcept {
+    const auto b0 = static_cast<unsigned char>(p[0]);
+    const auto b1 = static_cast<unsigned char>(p[1]);
+    const auto b2 = static_cast<unsigned char>(p[2]);
+    if (b0 < 0xE1 || b0 > 0xEF || b0 == 0xED || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
+    return static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+}
+
+/// `detail::utf8_decode` with the three-byte forms (where CJK lives) decoded inline. Same results.
+[[nodiscard]] constexpr utf8::decoded seg_decode(std::string_view s, std::size_t i) noexcept {
+    if (s.size() - i >= 3) {
+        const char32_t c = seg_three_byte(s.data() + i);
+        if (c != 0) return {c, 3, true};
+    }
+    return utf8_decode(s, i);
+}
+
+/// The code point that ends at byte `p` of `s` (0 < p <= s.size()), decoded backwards: `length`
+/// is how far it starts before `p`; `valid` is false when the bytes before `p` do not end with a
+/// well-formed sequence (then `length` is 1). The three-byte forms are decoded inline, the rest
+/// by `detail::utf8_decode` from the sequence's lead byte.
+[[nodiscard]] constexpr utf8::decoded seg_decode_before(std::string_view s, std::size_t p) noexcept {
+    if (p >= 3) {
+        const char32_t c = seg_three_byte(s.data() + p - 3);
+        if (c != 0) return {c, 3, true};
+    }
+    std::size_t q = p - 1;
+    while (q > 0 && p - q < 4 && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) --q;
+    const utf8::decoded d = utf8_decode(s, q);
+    if (!d.valid || q + d.length != p) return {utf8_replacement, 1, false};
+    return d;
+}
+
 enum class dict_word_kind : std::uint8_t { han, mixed, malformed_utf8, separators_only, empty, has_space };
 
 // Decodes `word` into `out` (appending) when it is made of Han characters only.
@@ -53,12 +89,8 @@ inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32
         // E4..E9 with two continuation bytes).
         std::size_t i = 0;
         for (; i < word.size(); i += 3) {
-            const auto b0 = static_cast<unsigned char>(word[i]);
-            const auto b1 = static_cast<unsigned char>(word[i + 1]);
-            const auto b2 = static_cast<unsigned char>(word[i + 2]);
-            if (b0 < 0xE4 || b0 > 0xE9 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) break;
-            const auto c = static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
-            if (c < 0x4E00) break;
+            const char32_t c = seg_three_byte(word.data() + i);
+            if (c < 0x4E00 || c > 0x9FFF) break;
             out.push_back(c);
         }
         if (i == word.size()) return dict_word_kind::han;
@@ -67,26 +99,13 @@ inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32
     bool all_han = true;
     bool all_sep = true;
     for (std::size_t i = 0; i < word.size();) {
-        const auto b0 = static_cast<unsigned char>(word[i]);
-        char32_t c;
-        std::size_t len;
-        if (b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && i + 2 < word.size() &&
-            (static_cast<unsigned char>(word[i + 1]) & 0xC0) == 0x80 &&
-            (static_cast<unsigned char>(word[i + 2]) & 0xC0) == 0x80) {
-            // Well-formed three-byte sequence (E0 and ED leads need the full check).
-            c = static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((static_cast<unsigned char>(word[i + 1]) & 0x3Fu) << 6) |
-                                      (static_cast<unsigned char>(word[i + 2]) & 0x3Fu));
-            len = 3;
-        } else {
-            const utf8::decoded d = utf8::decode(word, i);
-            if (!d.valid) {
-                out.resize(mark);
-                return dict_word_kind::malformed_utf8;
-            }
-            c = d.code_point;
-            len = d.length;
+        const utf8::decoded d = seg_decode(word, i);
+        if (!d.valid) {
+            out.resize(mark);
+            return dict_word_kind::malformed_utf8;
         }
-        i += len;
+        const char32_t c = d.code_point;
+        i += d.length;
         if (is_han(c)) {
             if (all_han) out.push_back(c);
             all_sep = false;
@@ -123,19 +142,6 @@ inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32
 
 [[nodiscard]] constexpr bool dict_is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
-/// `utf8::decode` with the three-byte forms (where CJK lives) decoded inline. Same results.
-[[nodiscard]] constexpr utf8::decoded seg_decode(std::string_view s, std::size_t i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 >= 0xE1 && b0 <= 0xEF && b0 != 0xED && i + 2 < s.size()) {
-        // E0 (overlongs) and ED (surrogates) need the full check.
-        const auto b1 = static_cast<unsigned char>(s[i + 1]);
-        const auto b2 = static_cast<unsigned char>(s[i + 2]);
-        if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80)
-            return {static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu)), 3, true};
-    }
-    return utf8::decode(s, i);
-}
-
 }  // namespace detail
 
 /// A mutable set of words for maximum-matching segmentation.
@@ -148,14 +154,16 @@ inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32
 /// Thread safety: `const` member functions may run concurrently (the lazy reverse build is
 /// synchronised); `add()`, `load()` and assignment need exclusive access. Memory per trie: 8 bytes
 /// per node, a 256 KiB table for the first character and a hash index over large sibling
-/// groups (the 349k-word embedded list: 8.4 MB forward, 17 MB with the reverse trie).
+/// groups (the 349k-word jieba list built at run time: 8.4 MB forward, 17 MB with the reverse
+/// trie). The bundled dictionary instead uses precomputed tries in static storage
+/// (`from_precomputed`; <semfp/dict/embedded.hpp>): no heap memory and nothing to build.
 class Dictionary {
 public:
     /// An empty dictionary. Allocates nothing.
     Dictionary() noexcept = default;
 
     /// Copies the words (and the reverse trie when the source has built it).
-    Dictionary(const Dictionary& other) : m_forward(other.m_forward) {
+    Dictionary(const Dictionary& other) : m_forward(other.m_forward), m_static(other.m_static) {
         const std::lock_guard<std::mutex> lock(other.m_reverse_mutex);
         if (other.m_reverse_ready.load(std::memory_order_acquire)) {
             m_reverse = other.m_reverse;
@@ -165,8 +173,9 @@ public:
     /// Moves the words; `other` is left empty.
     Dictionary(Dictionary&& other) noexcept
         : m_forward(std::move(other.m_forward)), m_reverse(std::move(other.m_reverse)),
-          m_reverse_ready(other.m_reverse_ready.load(std::memory_order_relaxed)) {
+          m_reverse_ready(other.m_reverse_ready.load(std::memory_order_relaxed)), m_static(other.m_static) {
         other.m_reverse_ready.store(false, std::memory_order_relaxed);
+        other.m_static = nullptr;
     }
     /// Copy assignment (strong guarantee).
     Dictionary& operator=(const Dictionary& other) {
@@ -181,6 +190,8 @@ public:
         if (this != &other) {
             m_forward = std::move(other.m_forward);
             m_reverse = std::move(other.m_reverse);
+            m_static = other.m_static;
+            other.m_static = nullptr;
             m_reverse_ready.store(other.m_reverse_ready.load(std::memory_order_relaxed), std::memory_order_relaxed);
             other.m_reverse_ready.store(false, std::memory_order_relaxed);
         }
@@ -232,6 +243,17 @@ public:
         return d;
     }
 
+    /// A dictionary over precomputed tries kept in static storage (how the bundled dictionary of
+    /// <semfp/dict/embedded.hpp> is made): nothing is built or allocated, lookups read the
+    /// constant data directly, and the reverse trie is already there. The first `add()` or
+    /// `load()` copies the words into tries of its own (then it behaves as any dictionary).
+    /// `data` must outlive the dictionary and its copies.
+    [[nodiscard]] static Dictionary from_precomputed(const detail::seg_static_dict& data) noexcept {
+        Dictionary d;
+        d.m_static = &data;
+        return d;
+    }
+
     /// Adds the words of a stream, one per line: `word [frequency] [tag]`, columns separated by
     /// spaces or tabs (the format of jieba's dict.txt and user dictionaries). A UTF-8 byte order
     /// mark, CRLF line ends, blank lines and lines starting with `#` are tolerated. Frequencies
@@ -268,6 +290,7 @@ public:
         }
         if (in.bad()) detail::throw_io_error("semfp: reading a dictionary stream failed");
         if (words.size() == 0) return;
+        materialize();
         rebuild_with(words);
     }
 
@@ -283,7 +306,8 @@ public:
         if (k == detail::dict_word_kind::mixed) return false;
         if (k != detail::dict_word_kind::han)
             detail::throw_invalid_argument(std::string("semfp::Dictionary::add: ") + detail::dict_word_problem(k));
-        if (m_forward.contains(cps.data(), cps.size())) return false;
+        if (contains(word)) return false;
+        materialize();
         if (needs_compaction(cps.size())) {
             detail::seg_word_list words;
             words.push(cps.data(), cps.size());
@@ -316,16 +340,20 @@ public:
             }
         }
         const std::size_t before = size();
-        if (list.size() != 0) rebuild_with(list);
+        if (list.size() != 0) {
+            materialize();
+            rebuild_with(list);
+        }
         return size() - before;
     }
 
     /// True when `word` is in the dictionary. O(length).
     [[nodiscard]] bool contains(std::string_view word) const noexcept {
+        if (m_static != nullptr) return m_static->contains(word);
         if (!m_forward.has_nodes()) return false;
         std::uint32_t node = 0;
         for (std::size_t i = 0; i < word.size();) {
-            const utf8::decoded d = utf8::decode(word, i);
+            const utf8::decoded d = detail::seg_decode(word, i);
             if (!d.valid) return false;
             node = m_forward.child(node, d.code_point);
             if (node == 0) return false;
@@ -335,15 +363,20 @@ public:
     }
 
     /// Number of words.
-    [[nodiscard]] std::size_t size() const noexcept { return m_forward.size(); }
+    [[nodiscard]] std::size_t size() const noexcept {
+        return m_static != nullptr ? m_static->word_count : m_forward.size();
+    }
     /// True when there are no words.
     [[nodiscard]] bool empty() const noexcept { return size() == 0; }
     /// Length of the longest word, in code points.
-    [[nodiscard]] std::size_t max_word_length() const noexcept { return m_forward.max_length(); }
+    [[nodiscard]] std::size_t max_word_length() const noexcept {
+        return m_static != nullptr ? m_static->max_word_length : m_forward.max_length();
+    }
 
     /// Byte length of the longest word that starts at byte `pos` of `text`, or 0 when no word
     /// does. Never reads outside `text`; stops at malformed UTF-8. O(length of the match + 1).
     [[nodiscard]] std::size_t longest_prefix(std::string_view text, std::size_t pos) const noexcept {
+        if (m_static != nullptr) return m_static->longest_prefix(text, pos);
         if (!m_forward.has_nodes()) return 0;
         std::uint32_t node = 0;
         std::size_t best = 0;
@@ -368,6 +401,7 @@ public:
     /// answers with forward lookups of each candidate suffix, O(max_word_length()^2).
     [[nodiscard]] std::size_t longest_suffix(std::string_view text, std::size_t end) const noexcept {
         end = end < text.size() ? end : text.size();
+        if (m_static != nullptr) return m_static->longest_suffix(text, end);
         if (!m_reverse_ready.load(std::memory_order_acquire)) return longest_suffix_forward(text, end);
         const detail::seg_trie& rev = m_reverse;
         if (!rev.has_nodes()) return 0;
@@ -375,26 +409,11 @@ public:
         std::size_t best = 0;
         std::size_t p = end;
         while (p > 0) {
-            char32_t c;
-            std::size_t q;
-            const auto b1 = p >= 3 ? static_cast<unsigned char>(text[p - 3]) : 0u;
-            if (b1 >= 0xE1 && b1 <= 0xEF && b1 != 0xED && (static_cast<unsigned char>(text[p - 2]) & 0xC0) == 0x80 &&
-                (static_cast<unsigned char>(text[p - 1]) & 0xC0) == 0x80) {
-                // Three-byte form whose lead excludes overlongs (E0) and surrogates (ED).
-                c = static_cast<char32_t>(((b1 & 0x0Fu) << 12) |
-                                          ((static_cast<unsigned char>(text[p - 2]) & 0x3Fu) << 6) |
-                                          (static_cast<unsigned char>(text[p - 1]) & 0x3Fu));
-                q = p - 3;
-            } else {
-                q = p - 1;
-                while (q > 0 && p - q < 4 && (static_cast<unsigned char>(text[q]) & 0xC0) == 0x80) --q;
-                const utf8::decoded d = utf8::decode(text, q);
-                if (!d.valid || q + d.length != p) break;
-                c = d.code_point;
-            }
-            node = rev.child(node, c);
+            const utf8::decoded d = detail::seg_decode_before(text, p);
+            if (!d.valid) break;
+            node = rev.child(node, d.code_point);
             if (node == 0) break;
-            p = q;
+            p -= d.length;
             if (rev.terminal(node)) best = end - p;
         }
         return best;
@@ -404,6 +423,10 @@ public:
     /// call only). Words present at the last rebuild come in code-point order.
     template <class F>
     void for_each_word(F&& f) const {
+        if (m_static != nullptr) {
+            m_static->for_each_word(f);
+            return;
+        }
         std::string buf;
         m_forward.for_each_word([&](const char32_t* w, std::size_t n) {
             buf.clear();
@@ -413,11 +436,15 @@ public:
     }
 
     /// Builds the reverse trie (for reverse matching) now if it is not built yet. Idempotent and
-    /// thread-safe. Complexity: O(total length of the words), about 50 ms for the embedded list.
+    /// thread-safe. Complexity: O(total length of the words), 70-110 ms CPU for the 349k-word
+    /// jieba list in a fresh process; nothing for precomputed tries (`from_precomputed`).
     /// \throws std::bad_alloc
-    void prepare_reverse() const { (void)reverse_trie(); }
+    void prepare_reverse() const {
+        if (m_static == nullptr) (void)reverse_trie();
+    }
 
-    /// Bytes of heap memory held (capacity of the internal arrays).
+    /// Bytes of heap memory held (capacity of the internal arrays); 0 for a dictionary over
+    /// precomputed tries (`from_precomputed`), whose data is static.
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         std::size_t bytes = m_forward.memory_bytes();
         if (m_reverse_ready.load(std::memory_order_acquire)) bytes += m_reverse.memory_bytes();
@@ -533,11 +560,9 @@ private:
         std::size_t best = 0;
         std::size_t p = end;
         for (std::size_t cps = 0; p > 0 && cps < max_word_length(); ++cps) {
-            std::size_t q = p - 1;
-            while (q > 0 && p - q < 4 && (static_cast<unsigned char>(text[q]) & 0xC0) == 0x80) --q;
-            const utf8::decoded d = utf8::decode(text, q);
-            if (!d.valid || q + d.length != p) break;
-            p = q;
+            const utf8::decoded d = detail::seg_decode_before(text, p);
+            if (!d.valid) break;
+            p -= d.length;
             if (contains(text.substr(p, end - p))) best = end - p;
         }
         return best;
@@ -560,10 +585,32 @@ private:
         return m_reverse;
     }
 
+    // Replaces precomputed tries by tries of its own (forward and reverse) holding the same
+    // words; nothing to do otherwise. Strong guarantee.
+    void materialize() {
+        if (m_static == nullptr) return;
+        detail::seg_word_list words;
+        words.cps.reserve(m_static->word_count * 3);
+        words.offsets.reserve(m_static->word_count + 1);
+        m_static->for_each_word([&](std::string_view w) {
+            if (detail::decode_dict_word(w, words.cps) == detail::dict_word_kind::han)
+                words.offsets.push_back(static_cast<std::uint32_t>(words.cps.size()));
+        });
+        detail::seg_trie fwd;
+        fwd.build(words);
+        detail::seg_trie bwd;
+        bwd.build(reversed_words(words));
+        m_forward.swap(fwd);
+        m_reverse.swap(bwd);
+        m_reverse_ready.store(true, std::memory_order_release);
+        m_static = nullptr;
+    }
+
     detail::seg_trie m_forward;
     mutable detail::seg_trie m_reverse;             // valid when m_reverse_ready
     mutable std::atomic<bool> m_reverse_ready{false};
     mutable std::mutex m_reverse_mutex;             // serialises the lazy build of m_reverse
+    const detail::seg_static_dict* m_static = nullptr;  // precomputed tries in use, if any
 };
 
 }  // namespace v0

@@ -112,7 +112,7 @@ public:
             case char_class::hangul: {
                 std::size_t j = i + d.length;
                 while (j < n) {
-                    const utf8::decoded e = utf8::decode(text, j);
+                    const utf8::decoded e = detail::seg_decode(text, j);
                     if (!e.valid || classify(e.code_point) != k) break;
                     j += e.length;
                 }
@@ -165,9 +165,7 @@ private:
 
     // Start of the code point that ends at `p` (valid Han text only).
     [[nodiscard]] static std::size_t back_one(std::string_view s, std::size_t p) noexcept {
-        std::size_t q = p - 1;
-        while (q > 0 && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) --q;
-        return q;
+        return p - detail::seg_decode_before(s, p).length;
     }
 
     static constexpr std::size_t max_tokens = window_bytes / 3 + 2;
@@ -193,7 +191,7 @@ private:
         std::size_t b = 0;
         while (b < s.size()) {
             std::size_t m = m_dict->longest_prefix(s, b);
-            if (m == 0) m = utf8::decode(s, b).length;
+            if (m == 0) m = detail::seg_decode(s, b).length;
             b += m;
             ends[count++] = static_cast<std::uint16_t>(b);
         }
