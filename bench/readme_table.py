@@ -165,11 +165,13 @@ def main():
         rows.append(dedup_row(a.build, a.dedup_input, a.runs))
     load_after = os.getloadavg()
     cpu, cores, compiler = machine(a.build)
+    invocation = (" --large" if a.large else "") + (" --dedup-input DEDUP_100K.jsonl" if a.dedup_input else "")
     today = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [BEGIN,
              f"Measured {today} on {cpu}, {cores} cores, {compiler}; load average "
              f"{load_before[0]:.1f} before, {load_after[0]:.1f} after. Regenerate: "
-             "`/usr/bin/python3 bench/readme_table.py` (after `cmake --workflow --preset release`).",
+             f"`/usr/bin/python3 bench/readme_table.py{invocation}` (after `cmake --workflow --preset release`; "
+             "the dedup input comes from `bench/dedup_input.py`).",
              "",
              "| benchmark | result (medians) | target | met |",
              "|---|---|---|---|"]
