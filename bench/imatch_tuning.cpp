@@ -18,14 +18,14 @@
 // Choice: on the tuning half, among all bands of the grid (and keep fractions for K > 1), the
 // configuration with no false positive on plain or same-site negatives and the most positives
 // found; ties go to the earlier grid point.
-#include <semfp/core/sketch.hpp>
+#include <semfp/core/hash.hpp>
 #include <semfp/dict/embedded.hpp>
 #include <semfp/dict/embedded_idf.hpp>
 #include <semfp/signature/imatch.hpp>
 #include <semfp/text/article.hpp>
 #include <semfp/text/segmenter.hpp>
 
-#include <nlohmann/json.hpp>
+#include "support/dev_pairs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,15 +39,9 @@
 
 namespace {
 
-[[noreturn]] void die(const std::string& m) {
-    std::fprintf(stderr, "semfp_imatch_tuning: %s\n", m.c_str());
-    std::exit(2);
-}
+constexpr std::string_view program = "semfp_imatch_tuning";
 
-int half_of(std::string base) {
-    if (const auto p = base.find('#'); p != std::string::npos) base.resize(p);
-    return static_cast<int>(semfp::MinHashSketcher::feature_hash(base) >> 63);
-}
+[[noreturn]] void die(const std::string& m) { semfp::bench::die(program, m); }
 
 std::uint64_t mix(std::uint64_t x) noexcept {
     x ^= x >> 33;
@@ -64,13 +58,7 @@ struct sig128 {
     bool operator==(const sig128&) const = default;
 };
 
-struct pair_row {
-    std::uint32_t a;
-    std::uint32_t b;
-    std::string kind;
-    bool positive;
-    int half;
-};
+using pair_row = semfp::bench::dev_pair;
 
 constexpr std::size_t k_max = 10;
 const std::vector<double> fractions = {0.5, 0.6, 0.7, 0.8};
@@ -105,21 +93,8 @@ int main(int argc, char** argv) {
     const semfp::imatch_options defaults;
 
     // Documents: normalized text -> sorted unique term ids; exact signature when no term is kept.
-    std::vector<std::string> texts;
-    std::unordered_map<std::string, std::uint32_t> index;
-    {
-        std::ifstream in(argv[2]);
-        if (!in) die(std::string("cannot open ") + argv[2]);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            std::string text = j.at("text").get<std::string>();
-            if (j.contains("format") && j["format"] == "html") text = semfp::extract_main_text(text);
-            index.emplace(j.at("id").get<std::string>(), static_cast<std::uint32_t>(texts.size()));
-            texts.push_back(std::move(text));
-        }
-    }
+    semfp::bench::dev_docs dev = semfp::bench::read_dev_docs(program, argv[2]);
+    const std::vector<std::string> texts = std::move(dev.texts);
     std::unordered_map<std::string, std::uint32_t> vocab;
     std::vector<double> term_idf;
     std::vector<std::uint64_t> term_hash;                               // mixed id, for the set hash
@@ -153,26 +128,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr, "%zu documents, %zu distinct terms\n", texts.size(), vocab.size());
 
-    std::vector<pair_row> pairs;
-    {
-        std::ifstream in(argv[1]);
-        if (!in) die(std::string("cannot open ") + argv[1]);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            const auto ia = index.find(j.at("a").get<std::string>());
-            const auto ib = index.find(j.at("b").get<std::string>());
-            if (ia == index.end() || ib == index.end()) die("pair refers to a missing doc");
-            std::string kind = j.at("kind").get<std::string>();
-            if (kind == "add" || kind == "delete" || kind == "subst") {
-                const int pct = static_cast<int>(j.at("rate").get<double>() * 100 + 0.5);
-                kind += "@" + std::to_string(pct);
-            }
-            pairs.push_back({ia->second, ib->second, kind, j.at("label").get<int>() == 1,
-                             half_of(j.at("base").get<std::string>())});
-        }
-    }
+    const std::vector<pair_row> pairs = semfp::bench::read_dev_pairs(program, argv[1], dev);
 
     // sigs[d][slot]: slot 0 = the whole band (K = 1), then fraction f, sub-lexicon k.
     const std::size_t slots = 1 + fractions.size() * k_max;

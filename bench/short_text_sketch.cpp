@@ -6,13 +6,14 @@
 //
 //   semfp_short_text_sketch PAIRS.jsonl DOCS.jsonl
 //
-// Reads the files bench/short_text_quality.py writes (or the kit's DEV pairs). Prints one
+// Reads the files bench/short_text_quality.py writes, or the kit's DEV pairs (HTML documents through
+// semfp::extract_main_text; bench/support/dev_pairs.hpp). Prints one
 // Markdown table: per pair kind, the mean absolute error, the root mean square error, the 95th
 // percentile and the maximum of |estimate - exact| for both sketches.
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/sketch.hpp>
 
-#include <nlohmann/json.hpp>
+#include "support/dev_pairs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,10 +28,7 @@
 
 namespace {
 
-[[noreturn]] void die(const std::string& m) {
-    std::fprintf(stderr, "semfp_short_text_sketch: %s\n", m.c_str());
-    std::exit(2);
-}
+constexpr std::string_view program = "semfp_short_text_sketch";
 
 constexpr std::size_t bottom_k = 32;
 
@@ -106,20 +104,16 @@ std::string row(const std::string& kind, errors& e) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) die("usage: semfp_short_text_sketch PAIRS.jsonl DOCS.jsonl");
+    if (argc < 3) semfp::bench::die(program, "usage: semfp_short_text_sketch PAIRS.jsonl DOCS.jsonl");
     const semfp::Fingerprinter<> fp;
-    std::unordered_map<std::string, doc> docs;
+    const semfp::bench::dev_docs dev = semfp::bench::read_dev_docs(program, argv[2]);
+    std::vector<doc> docs(dev.texts.size());
     {
-        std::ifstream in(argv[2]);
-        if (!in) die(std::string("cannot open ") + argv[2]);
-        std::string line, norm;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            const std::string text = j.at("text").get<std::string>();
-            doc d;
+        std::string norm;
+        for (std::size_t i = 0; i < docs.size(); ++i) {
+            doc& d = docs[i];
             semfp::MinHashSketcher sk;
-            fp.for_each_feature(text, norm, [&](std::string_view t) {
+            fp.for_each_feature(dev.texts[i], norm, [&](std::string_view t) {
                 const std::uint64_t h = semfp::MinHashSketcher::feature_hash(t);
                 d.features.push_back(h);
                 sk.add_hash(h);
@@ -131,31 +125,21 @@ int main(int argc, char** argv) {
             std::sort(d.bottom.begin(), d.bottom.end());
             d.bottom.erase(std::unique(d.bottom.begin(), d.bottom.end()), d.bottom.end());
             if (d.bottom.size() > bottom_k) d.bottom.resize(bottom_k);
-            docs.emplace(j.at("id").get<std::string>(), std::move(d));
         }
     }
     std::map<std::string, errors> by_kind;
     errors all_pos, all_neg;
-    {
-        std::ifstream in(argv[1]);
-        if (!in) die(std::string("cannot open ") + argv[1]);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            const auto a = docs.find(j.at("a").get<std::string>());
-            const auto b = docs.find(j.at("b").get<std::string>());
-            if (a == docs.end() || b == docs.end()) die("pair refers to a missing doc");
-            const double exact = exact_jaccard(a->second.features, b->second.features);
-            const double e1 = std::fabs(semfp::estimated_jaccard(a->second.sketch, b->second.sketch) - exact);
-            const double e2 = std::fabs(bottom_k_jaccard(a->second.bottom, b->second.bottom) - exact);
-            for (errors* e :
-                 {&by_kind[j.at("kind").get<std::string>()], j.at("label").get<int>() == 1 ? &all_pos : &all_neg}) {
-                e->bbit.push_back(e1);
-                e->bottom.push_back(e2);
-                ++e->n;
-                e->mean_j += exact;
-            }
+    for (const semfp::bench::dev_pair& p : semfp::bench::read_dev_pairs(program, argv[1], dev)) {
+        const doc& a = docs[p.a];
+        const doc& b = docs[p.b];
+        const double exact = exact_jaccard(a.features, b.features);
+        const double e1 = std::fabs(semfp::estimated_jaccard(a.sketch, b.sketch) - exact);
+        const double e2 = std::fabs(bottom_k_jaccard(a.bottom, b.bottom) - exact);
+        for (errors* e : {&by_kind[p.kind], p.positive ? &all_pos : &all_neg}) {
+            e->bbit.push_back(e1);
+            e->bottom.push_back(e2);
+            ++e->n;
+            e->mean_j += exact;
         }
     }
     std::printf(

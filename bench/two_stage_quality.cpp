@@ -14,9 +14,8 @@
 // estimate is compared with exact Jaccard on a sample of pairs.
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
-#include <semfp/text/article.hpp>
 
-#include <nlohmann/json.hpp>
+#include "support/dev_pairs.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,29 +29,15 @@
 
 namespace {
 
-[[noreturn]] void die(const std::string& m) {
-    std::fprintf(stderr, "semfp_two_stage_quality: %s\n", m.c_str());
-    std::exit(2);
-}
+constexpr std::string_view program = "semfp_two_stage_quality";
 
-struct pair_row {
-    std::uint32_t a;
-    std::uint32_t b;
-    std::string kind;  // kind, with @rate for the rate kinds
-    bool positive;
-    int half;
-};
+using pair_row = semfp::bench::dev_pair;
 
 struct docs_t {
     std::vector<std::string> texts;
     std::vector<semfp::Signature<64>> s64;
     std::vector<semfp::Signature<128>> s128;
 };
-
-int half_of(std::string base) {
-    if (const auto p = base.find('#'); p != std::string::npos) base.resize(p);
-    return static_cast<int>(semfp::MinHashSketcher::feature_hash(base) >> 63);
-}
 
 struct scored {
     bool lib;  // accepted by the library's two_stage_rule::recommended<Bits>()
@@ -133,51 +118,21 @@ std::map<std::string, table_row> per_kind(const std::vector<pair_row>& pairs, co
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) die("usage: semfp_two_stage_quality PAIRS.jsonl DOCS.jsonl [--out REPORT.md]");
+    if (argc < 3) semfp::bench::die(program, "usage: semfp_two_stage_quality PAIRS.jsonl DOCS.jsonl [--out REPORT.md]");
     std::string out_path;
     for (int i = 3; i + 1 < argc; i += 2)
         if (std::string(argv[i]) == "--out") out_path = argv[i + 1];
 
     docs_t docs;
-    std::unordered_map<std::string, std::uint32_t> index;
-    {
-        std::ifstream in(argv[2]);
-        if (!in) die(std::string("cannot open ") + argv[2]);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            std::string text = j.at("text").get<std::string>();
-            if (j.contains("format") && j["format"] == "html") text = semfp::extract_main_text(text);
-            index.emplace(j.at("id").get<std::string>(), static_cast<std::uint32_t>(docs.texts.size()));
-            docs.texts.push_back(std::move(text));
-        }
-    }
+    semfp::bench::dev_docs dev = semfp::bench::read_dev_docs(program, argv[2]);
+    docs.texts = std::move(dev.texts);
     const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, 64> maker64;
     const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, 128> maker128;
     for (const auto& t : docs.texts) {
         docs.s64.push_back(maker64(t));
         docs.s128.push_back(maker128(t));
     }
-    std::vector<pair_row> pairs;
-    {
-        std::ifstream in(argv[1]);
-        if (!in) die(std::string("cannot open ") + argv[1]);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            const auto j = nlohmann::json::parse(line);
-            const auto ia = index.find(j.at("a").get<std::string>());
-            const auto ib = index.find(j.at("b").get<std::string>());
-            if (ia == index.end() || ib == index.end()) die("pair refers to a missing doc");
-            std::string kind = j.at("kind").get<std::string>();
-            if (kind == "add" || kind == "delete" || kind == "subst") {
-                const int pct = static_cast<int>(j.at("rate").get<double>() * 100 + 0.5);
-                kind += "@" + std::to_string(pct);
-            }
-            pairs.push_back({ia->second, ib->second, kind, j.at("label").get<int>() == 1, half_of(j.at("base").get<std::string>())});
-        }
-    }
+    const std::vector<pair_row> pairs = semfp::bench::read_dev_pairs(program, argv[1], dev);
 
     const std::uint32_t short_features = semfp::two_stage_rule{}.short_features;
     std::string report;
