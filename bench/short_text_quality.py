@@ -18,7 +18,11 @@ s2t.json). A snippet and its variants form one ground-truth group.
 Scoring. Each configuration of `semfp dedup` writes id<TAB>cluster; pairwise precision, recall
 and F1 count pairs of documents in the same cluster against pairs in the same group; false
 positives are the co-clustered pairs of different groups (all of them: the score covers every
-pair of the set). Recall per kind is the share of (snippet, variant) pairs that are co-clustered.
+pair of the set), split into same-site pairs (the two originals come from the same source
+directory of the kit, e.g. one man-page section) and plain ones. Recall per kind is the share of
+(snippet, variant) pairs that are co-clustered. The set is clustered as a whole and scored three
+times: over all pairs, and over the pairs inside each half of the DEV split (by the original's
+base document, the split of bench/support/dev_pairs.hpp: half 0 tunes, half 1 confirms).
 
 Sketches. PAIRS.jsonl (every snippet-variant pair, label 1, and a seeded sample of as many
 cross-group pairs, label 0) is given to the sketch program, which prints its table.
@@ -41,6 +45,26 @@ from common import split_sentences  # noqa: E402
 
 KINDS = ['add', 'delete', 'subst', 'reorder', 's2t']
 RATE = 0.05
+
+
+def dev_half(base):
+    """0 (tuning) or 1 (confirmation): bench/support/dev_pairs.hpp's split of the DEV pairs."""
+    base = base.split('#', 1)[0]
+    h = 0xcbf29ce484222325
+    for b in base.encode('utf-8'):
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    h ^= 0x5EED5EED5EED5EED
+    h ^= h >> 33
+    h = (h * 0xff51afd7ed558ccd) & 0xFFFFFFFFFFFFFFFF
+    h ^= h >> 33
+    h = (h * 0xc4ceb9fe1a85ec53) & 0xFFFFFFFFFFFFFFFF
+    h ^= h >> 33
+    return h >> 63
+
+
+def site_of(doc):
+    src = doc.get('source', '')
+    return src.rsplit('/', 1)[0] if '/' in src else src
 
 
 def grams5(text):
@@ -68,43 +92,50 @@ def snippets_of(text):
     return out
 
 
-def build(docs_path, seed):
+def build(docs_path, seed, clean=False):
     originals = []
     for line in open(docs_path, encoding='utf-8'):
         j = json.loads(line)
         if j.get('kind') == 'original' and j.get('format') != 'html':
             originals.append(j)
     rng = random.Random(seed)
-    snippets = []  # (orig id, text)
+    snippets = []  # (orig id, text, base, site)
     index = collections.defaultdict(list)
     grams = []
     dropped = 0
-    for o in originals:
-        for s in snippets_of(o['text']):
-            g = grams5(s)
-            cands = collections.Counter()
-            for x in g:
-                for i in index.get(x, ()):
-                    cands[i] += 1
-            if any(kit.jaccard(g, grams[i]) >= 0.5 for i in cands):
-                dropped += 1
-                continue
-            for x in g:
-                index[x].append(len(snippets))
-            grams.append(g)
-            snippets.append((o['id'], s))
+    cands = [(o, s) for o in originals for s in snippets_of(o['text'])]
+    # --clean: compare snippets in Simplified script (the kit's zh_TW twins are copies) and also
+    # drop one that is mostly contained in an earlier one or contains most of it (a sentence and
+    # the paragraph that holds it).
+    keys = kit.opencc_docs([s for _, s in cands], 't2s.json') if clean else [s for _, s in cands]
+    for (o, s), key in zip(cands, keys):
+        g = grams5(key)
+        hits = collections.Counter()
+        for x in g:
+            for i in index.get(x, ()):
+                hits[i] += 1
+        if any(kit.jaccard(g, grams[i]) >= 0.5 or (clean and n >= 0.5 * min(len(g), len(grams[i])))
+               for i, n in hits.items()):
+            dropped += 1
+            continue
+        for x in g:
+            index[x].append(len(snippets))
+        grams.append(g)
+        snippets.append((o['id'], s, o.get('base', o['id']), site_of(o)))
     pool = kit.CharPool([o['text'] for o in originals])
     donors = []
     for o in originals:
         for s in split_sentences(o['text']):
             if s.strip():
                 donors.append((o['id'], s.strip()))
-    s2t = kit.opencc_docs([s for _, s in snippets], 's2t.json')
+    s2t = kit.opencc_docs([s for _, s, _, _ in snippets], 's2t.json')
     docs, pairs = [], []
     skipped = collections.Counter()
-    for g, (oid, s) in enumerate(snippets):
+    for g, (oid, s, dev_base, site) in enumerate(snippets):
         base = 's%05d' % g
-        docs.append({'id': base, 'text': s, 'group': g, 'kind': 'snippet'})
+        half = dev_half(dev_base)
+        docs.append({'id': base, 'text': s, 'group': g, 'kind': 'snippet', 'base': dev_base, 'half': half,
+                     'site': site})
         variants = {
             'add': kit.edit_add(s, RATE, rng, donors, oid)[0],
             'delete': kit.edit_delete(s, RATE, rng)[0],
@@ -120,29 +151,38 @@ def build(docs_path, seed):
             if kind not in variants:
                 continue
             vid = '%s_%s' % (base, kind)
-            docs.append({'id': vid, 'text': variants[kind], 'group': g, 'kind': kind})
-            pairs.append({'a': base, 'b': vid, 'kind': kind, 'label': 1})
+            docs.append({'id': vid, 'text': variants[kind], 'group': g, 'kind': kind, 'base': dev_base,
+                         'half': half, 'site': site})
+            pairs.append({'a': base, 'b': vid, 'kind': kind, 'label': 1, 'base': dev_base})
     # Negatives for the sketch comparison: a seeded sample of cross-group pairs.
     n_pos = len(pairs)
     for _ in range(n_pos):
         a, b = rng.sample(range(len(docs)), 2)
         if docs[a]['group'] != docs[b]['group']:
-            pairs.append({'a': docs[a]['id'], 'b': docs[b]['id'], 'kind': 'negative', 'label': 0})
+            pairs.append({'a': docs[a]['id'], 'b': docs[b]['id'], 'kind': 'negative', 'label': 0,
+                          'base': docs[a]['base']})
     return docs, pairs, {'originals': len(originals), 'snippets': len(snippets), 'dropped_near_dup': dropped,
                          'reorder_skipped_one_sentence': skipped['reorder']}
 
 
-def score(docs, clusters):
+def score(docs, clusters, half=None):
+    if half is not None:
+        docs = [d for d in docs if d['half'] == half]
     group = {d['id']: d['group'] for d in docs}
+    site = {d['id']: d['site'] for d in docs}
     kind = {d['id']: d['kind'] for d in docs}
     by_cluster = collections.defaultdict(list)
     for i, c in clusters.items():
-        by_cluster[c].append(i)
-    pred = tp = 0
+        if i in group:
+            by_cluster[c].append(i)
+    pred = tp = same_site = 0
     for members in by_cluster.values():
         pred += len(members) * (len(members) - 1) // 2
         cnt = collections.Counter(group[m] for m in members)
         tp += sum(n * (n - 1) // 2 for n in cnt.values())
+        if len(cnt) > 1:
+            for x, y in itertools.combinations(members, 2):
+                same_site += group[x] != group[y] and site[x] == site[y]
     gsize = collections.Counter(group.values())
     truth = sum(n * (n - 1) // 2 for n in gsize.values())
     p = tp / pred if pred else 1.0
@@ -155,7 +195,7 @@ def score(docs, clusters):
         base = 's%05d' % d['group']
         tot[d['kind']] += 1
         hit[d['kind']] += clusters[d['id']] == clusters[base]
-    return {'precision': p, 'recall': r, 'f1': f1, 'fp_pairs': pred - tp, 'pred_pairs': pred,
+    return {'precision': p, 'recall': r, 'f1': f1, 'fp_pairs': pred - tp, 'fp_same_site': same_site, 'pred_pairs': pred,
             'truth_pairs': truth, 'recall_kind': {k: hit[k] / tot[k] for k in tot}, 'n_kind': dict(tot)}
 
 
@@ -167,17 +207,29 @@ def main():
     ap.add_argument('--sketch')
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--out')
+    ap.add_argument('--clean', action='store_true',
+                    help='drop snippets that are near-duplicates after Traditional-to-Simplified conversion or '
+                         'by containment (see build)')
+    ap.add_argument('--reuse', action='store_true',
+                    help='use the set already in --work (written by an earlier run with the same --docs and --seed)')
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
-    docs, pairs, stats = build(a.docs, a.seed)
     docs_path = os.path.join(a.work, 'short.docs.jsonl')
     pairs_path = os.path.join(a.work, 'short_pairs.jsonl')
-    with open(docs_path, 'w', encoding='utf-8') as f:
-        for d in docs:
-            f.write(json.dumps(d, ensure_ascii=False) + '\n')
-    with open(pairs_path, 'w', encoding='utf-8') as f:
-        for p in pairs:
-            f.write(json.dumps(p) + '\n')
+    stats_path = os.path.join(a.work, 'short_stats.json')
+    if a.reuse and os.path.exists(stats_path):
+        docs = [json.loads(line) for line in open(docs_path, encoding='utf-8')]
+        stats = json.load(open(stats_path, encoding='utf-8'))
+    else:
+        docs, pairs, stats = build(a.docs, a.seed, a.clean)
+        with open(docs_path, 'w', encoding='utf-8') as f:
+            for d in docs:
+                f.write(json.dumps(d, ensure_ascii=False) + '\n')
+        with open(pairs_path, 'w', encoding='utf-8') as f:
+            for p in pairs:
+                f.write(json.dumps(p) + '\n')
+        with open(stats_path, 'w', encoding='utf-8') as f:
+            json.dump(stats, f)
     lens = sorted(len(d['text']) for d in docs if d['kind'] == 'snippet')
     lines = []
     emit = lambda s='': (print(s), lines.append(s))  # noqa: E731
@@ -190,7 +242,7 @@ def main():
     help_text = subprocess.run([a.tool, 'dedup', '--help'], capture_output=True, text=True).stdout
     configs = [('simhash, default options', [])]
     if '--verify' in help_text:
-        configs.append(('simhash, --verify', ['--verify']))
+        configs.append(('simhash, --verify sketch', ['--verify', 'sketch']))
     else:
         emit('(`semfp dedup` has no --verify option in this build: the two-stage configuration is not scored.)')
         emit()
@@ -202,8 +254,9 @@ def main():
                 ('minhash, threshold 0.7', ['--method', 'minhash', '--threshold', '0.7']),
                 ('shingle, threshold 0.7', ['--method', 'shingle', '--threshold', '0.7']),
                 ('keyword n = 8, TF', ['--method', 'keyword'])]
-    emit('| configuration | precision | recall | F1 | false-positive pairs | ' + ' | '.join(KINDS) + ' |')
-    emit('|---|---:|---:|---:|---:|' + '---:|' * len(KINDS))
+    emit('| configuration | pairs | precision | recall | F1 | false-positive pairs (same-site) | ' +
+         ' | '.join(KINDS) + ' |')
+    emit('|---|---|---:|---:|---:|---:|' + '---:|' * len(KINDS))
     n_kind = None
     for label, args in configs:
         out = os.path.join(a.work, 'clusters.tsv')
@@ -216,16 +269,20 @@ def main():
         for line in open(out, encoding='utf-8'):
             i, c = line.rstrip('\n').split('\t')[:2]
             clusters[i] = c
-        s = score(docs, clusters)
-        n_kind = s['n_kind']
-        emit('| %s | %.4f | %.4f | %.4f | %d | %s |' % (
-            label, s['precision'], s['recall'], s['f1'], s['fp_pairs'],
-            ' | '.join('%.1f' % (100 * s['recall_kind'].get(k, 0)) for k in KINDS)))
+        for half, name in ((None, 'all'), (0, 'tuning'), (1, 'confirmation')):
+            s = score(docs, clusters, half)
+            if half is None:
+                n_kind = s['n_kind']
+                s_all = s
+            emit('| %s | %s | %.4f | %.4f | %.4f | %d (%d) | %s |' % (
+                label if half is None else '', name, s['precision'], s['recall'], s['f1'], s['fp_pairs'],
+                s['fp_same_site'], ' | '.join('%.1f' % (100 * s['recall_kind'].get(k, 0)) for k in KINDS)))
     if n_kind:
         emit()
         emit('Pairs per kind: ' + ', '.join('%s %d' % (k, n_kind.get(k, 0)) for k in KINDS) +
              '; recall columns in %%; false-positive pairs over all %d pairs of distinct groups.' % (
-                 len(docs) * (len(docs) - 1) // 2 - s['truth_pairs']))
+                 len(docs) * (len(docs) - 1) // 2 - s_all['truth_pairs']) +
+             ' Halves: %d / %d documents.' % (sum(d['half'] == 0 for d in docs), sum(d['half'] == 1 for d in docs)))
     if a.sketch:
         emit()
         p = subprocess.run([a.sketch, pairs_path, docs_path], capture_output=True, text=True, check=True)

@@ -12,7 +12,7 @@ namespace semfp::cli {
 namespace {
 
 constexpr std::string_view fp_magic = "SEMFPFPB";
-constexpr std::uint32_t fp_version = 1;
+constexpr std::uint32_t fp_version = 2;  // 2: the hybrid sketch (MinHashSketch::state() + payload())
 constexpr std::uint32_t longest_string = std::uint32_t{1} << 30;
 
 }  // namespace
@@ -58,8 +58,8 @@ void FpFileWriter::add(std::uint64_t ordinal, std::string_view id, const fp_valu
     str(id);
     for (unsigned w = 0; w < m_bits / 64; ++w) u64(fp.words[w]);
     if (m_sketches) {
-        u32(sketch.features());
-        bytes(sketch.values().data(), sketch.values().size());
+        u32(sketch.state());
+        bytes(sketch.payload().data(), sketch.payload().size());
     }
     ++m_count;
     m_out.commit();
@@ -115,7 +115,12 @@ FpFileReader::FpFileReader(const std::string& path) : m_path(path), m_impl(std::
         r.bytes(m, 8);
         if (std::string_view(reinterpret_cast<const char*>(m), 8) != fp_magic)
             semfp::detail::throw_format_error("not a fingerprint file of semfp fingerprint --out-format bin (bad magic)", 0);
-        if (const auto v = r.u32(); v != fp_version)
+        if (const auto v = r.u32(); v == 1)
+            semfp::detail::throw_format_error(
+                "fingerprint file version 1 (sketches of an earlier semfp, not comparable with this version's); "
+                "run semfp fingerprint again",
+                8);
+        else if (v != fp_version)
             semfp::detail::throw_format_error("unsupported fingerprint file version " + std::to_string(v), 8);
         m_header.bits = r.u32();
         if (m_header.bits != 64 && m_header.bits != 128)
@@ -162,10 +167,12 @@ bool FpFileReader::next(fp_file_entry& e) {
         e.fp = fp_value{};
         for (unsigned w = 0; w < m_header.bits / 64; ++w) e.fp.words[w] = r.u64();
         if (m_header.sketches) {
-            const std::uint32_t features = r.u32();
-            MinHashSketch::bins_type bins{};
-            r.bytes(bins.data(), bins.size());
-            e.sketch = MinHashSketch(bins, features);
+            const std::size_t sketch_at = r.offset();
+            const std::uint32_t state = r.u32();
+            MinHashSketch::bins_type payload{};
+            r.bytes(payload.data(), payload.size());
+            if (!MinHashSketch::from_saved(payload, state, e.sketch))
+                semfp::detail::throw_format_error("invalid sketch", sketch_at);
         } else {
             e.sketch = MinHashSketch{};
         }

@@ -4,7 +4,7 @@
 //
 //     offset  size  field
 //     0       8     magic "SEMFPFPB"
-//     8       4     format version (1)
+//     8       4     format version (2; version 1, whose sketches are not comparable, is refused)
 //     12      4     fingerprint width in bits (64 or 128)
 //     16      4+n   options digest (16 hex digits of the SHA-256 of the identity, digest.hpp)
 //     ...     4+n   identity: the pipeline and input options as canonical JSON, with the version
@@ -17,7 +17,7 @@
 //                   not), the same in every shard; this shard holds the ordinals with ordinal mod N == I
 //             4+n   id (UTF-8)
 //             8*k   fingerprint, most significant 64-bit word first (k = bits / 64)
-//             4+128 with flag 1: sketch features, then the 128 bins
+//             4+128 with flag 1: the sketch (MinHashSketch::state(), then payload(): 132 bytes)
 //     then
 //             1     tag 0
 //             8     number of documents in this file

@@ -11,12 +11,14 @@
 /// one tokenization: the sketch hashes the tokens the Simhash votes with.
 ///
 /// Short texts. A text with fewer than `two_stage_rule::short_features` tokens (about 30: a
-/// title, a line of verse) moves too few Simhash votes for its distance to mean much, and its
-/// sketch bins are mostly borrowed (densified). For such pairs the distance alone never decides:
-/// the rule asks for `short_similarity`, stricter than `min_similarity`, within the same radius;
-/// texts without any token match only each other. The values of `two_stage_rule{}` are chosen
-/// on a tuning half of the evaluation pairs and confirmed on the other half
-/// (bench/two_stage_quality.cpp, bench/results/two_stage.md).
+/// title, a line of verse) moves too few Simhash votes for its distance to mean much, so for
+/// such pairs the distance alone never decides: the rule asks for `short_similarity` within the
+/// same radius. A short text has at most 32 distinct tokens, so its sketch is exact (see
+/// sketch.hpp) and, between two short texts, the similarity compared is the exact Jaccard
+/// similarity of their token sets; texts without any token match only each other. The values of
+/// `two_stage_rule{}` are chosen on a tuning half of the evaluation pairs and confirmed on the
+/// other half (bench/two_stage_quality.cpp for the kit's pairs, bench/short_text_sketch.cpp and
+/// bench/short_text_quality.py for short texts; bench/results/two_stage.md).
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/core/fingerprinter.hpp>
@@ -57,8 +59,10 @@ struct two_stage_rule {
     double min_similarity = 0.65;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
-    /// Smallest estimated similarity when either text is short.
-    double short_similarity = 0.75;
+    /// Smallest similarity when either text is short (between two short texts: the exact
+    /// Jaccard similarity of their token sets). 0.81: the smallest multiple of 0.01 above every
+    /// negative pair of the tuning half of the short-text set (bench/short_text_quality.py --clean).
+    double short_similarity = 0.81;
 
     /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen).
     template <std::size_t Bits>

@@ -1,34 +1,51 @@
 #pragma once
 /// \file
 /// `MinHashSketch`: a 132-byte estimate of the Jaccard similarity of two feature sets, the
-/// second stage of two-stage near-duplicate detection.
+/// second stage of two-stage near-duplicate detection. A hybrid: the exact set of 32-bit feature
+/// hashes when a text has at most 32 distinct features, a b-bit MinHash above that.
 ///
 /// Why this design. Simhash puts documents that share vocabulary close together, so beyond the
 /// recommended distance it cannot tell a heavily edited copy from a same-site article; a set
 /// similarity of the same features can. Exact Jaccard needs the feature sets (hundreds of bytes
 /// to kilobytes per document); a k-permutation MinHash needs k hashes per feature (128 x the cost
 /// of the fingerprint). One-permutation hashing (Li, Owen and Zhang 2012) hashes each feature
-/// once: the top 7 bits pick one of 128 bins, the bin keeps its smallest hash; empty bins are
-/// filled by optimal densification (Shrivastava 2017: bin i borrows the value of the first
-/// non-empty bin of a fixed pseudo-random sequence seeded by i, the same in every document), so
-/// the 128 bins behave like 128 MinHash values. Only the low 8 bits of each minimum are kept
-/// (b-bit MinHash, Li and Koenig 2010): two bins agree with probability J + (1 - J) / 256, and
-/// the estimate corrects for it. The cost per feature is one 64-bit hash and one compare, which
-/// is what keeps fingerprint + sketch within the budget of the fingerprint alone.
+/// once: the top 7 bits of its 32-bit hash pick one of 128 bins, the bin keeps its smallest
+/// remaining 25 bits; empty bins are filled by optimal densification (Shrivastava 2017: bin i
+/// borrows the value of the first non-empty bin of a fixed pseudo-random sequence seeded by i,
+/// the same in every document), so the 128 bins behave like 128 MinHash values. Only 8 mixed
+/// bits of each minimum are kept (b-bit MinHash, Li and Koenig 2010): two bins agree with
+/// probability J + (1 - J) / 256, and the estimate corrects for it. The cost per feature is one
+/// 64-bit hash and one compare, which keeps fingerprint + sketch within the budget of the
+/// fingerprint alone.
 ///
-/// Accuracy: each bin agrees with probability p = J + (1 - J) / 256; the estimate
-/// (matches / 128 - 1/256) / (1 - 1/256) has standard deviation about sqrt(p (1 - p) / 128) /
-/// (1 - 1/256), at most 0.045 (J = 0.5), 0.035 at J = 0.2 or 0.8; by Hoeffding's bound for
-/// independent bins it is more than 0.15 off with probability below 0.6 %. Densified bins of
-/// very small sets are correlated, so sets of fewer than about 30 features vary more (the
-/// two-stage rule treats short texts separately, see signature.hpp). Measured against exact
-/// Jaccard on the evaluation pairs in bench/results/two_stage.md.
+/// Short texts. Densified bins of small sets are correlated, and a title or a line of verse has
+/// a few dozen features: there the b-bit estimate is off by 0.02-0.04 on average and up to 0.3
+/// (bench/results/two_stage.md). The same 128 bytes hold 32 hashes of 32 bits, so a text with at
+/// most 32 distinct features keeps its whole set ("exact" sketch). Because the MinHash bins are
+/// a function of the 32-bit hashes alone, the bins of an exact sketch can be computed from it
+/// (`values()`), and any two sketches stay comparable.
+///
+/// Size: 132 bytes per document: 128 bytes (bins, or up to 32 little-endian hashes) and one
+/// 32-bit word (occurrences, saturating at 2^26 - 1, in the low 26 bits; the exact set's size,
+/// 0 for a MinHash sketch, in the top 6).
+///
+/// Accuracy of `estimated_jaccard`:
+/// - both sketches exact: the Jaccard similarity of the 32-bit hash sets, which differs from the
+///   exact one only if two distinct features of the pair collide in 32 bits (probability below
+///   64^2 / 2^33 < 5e-7 per pair);
+/// - otherwise (b-bit MinHash): each bin agrees with probability p = J + (1 - J) / 256; the
+///   estimate (matches / 128 - 1/256) / (1 - 1/256) has standard deviation about
+///   sqrt(p (1 - p) / 128) / (1 - 1/256), at most 0.045 (J = 0.5), 0.035 at J = 0.2 or 0.8; by
+///   Hoeffding's bound for independent bins it is more than 0.15 off with probability below
+///   0.6 %. Measured against exact Jaccard in bench/results/two_stage.md.
 ///
 /// Features are hashed with FNV-1a and a 64-bit finalizer under a seed of their own, so the
-/// sketch is independent of the fingerprint's feature hash. Identical on every platform.
+/// sketch is independent of the fingerprint's feature hash; the sketch uses the top 32 bits.
+/// Identical on every platform.
 
 #include <semfp/core/hash.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -37,39 +54,150 @@
 namespace semfp {
 inline namespace v0 {
 
-/// A b-bit one-permutation MinHash of a set of features: 128 bins of 8 bits and the number
-/// of features added (occurrences, not distinct), 132 bytes. A regular value type.
+namespace detail {
+
+inline constexpr std::size_t sketch_bins = 128;
+inline constexpr std::uint32_t sketch_empty_bin = ~std::uint32_t{0};
+using sketch_minima = std::array<std::uint32_t, sketch_bins>;
+
+/// The bin (top 7 bits) and the value (low 25 bits) of a 32-bit feature hash.
+constexpr void sketch_take(sketch_minima& m, std::uint32_t k) noexcept {
+    const std::size_t bin = k >> 25;
+    const std::uint32_t v = k & ((std::uint32_t{1} << 25) - 1);
+    if (v < m[bin]) m[bin] = v;
+}
+
+/// The 8 bits kept of a bin's minimum `v` (own: attempt 0; borrowed: the attempt that found it).
+/// Mixed before truncating: the minimum's low bits alone are biased towards zero.
+[[nodiscard]] constexpr std::uint8_t sketch_bits(std::uint32_t v, std::uint64_t attempt) noexcept {
+    return static_cast<std::uint8_t>(fmix64((attempt << 32) | v) >> 56);
+}
+
+/// The 128 b-bit values of non-empty minima, with optimal densification: the probe sequence
+/// is a function of (bin, attempt) only, so two documents borrow alike.
+[[nodiscard]] constexpr std::array<std::uint8_t, sketch_bins> sketch_densify(const sketch_minima& m) noexcept {
+    std::array<std::uint8_t, sketch_bins> out{};
+    for (std::size_t i = 0; i < sketch_bins; ++i) {
+        if (m[i] != sketch_empty_bin) {
+            out[i] = sketch_bits(m[i], 0);
+            continue;
+        }
+        bool found = false;
+        for (std::uint64_t attempt = 1; attempt <= 4096 && !found; ++attempt) {
+            const auto j = static_cast<std::size_t>(fmix64((static_cast<std::uint64_t>(i) << 32) | attempt) >> 57);
+            if (m[j] != sketch_empty_bin) {
+                out[i] = sketch_bits(m[j], attempt);
+                found = true;
+            }
+        }
+        // Unreachable in practice (each attempt fails with probability < 127/128); a cyclic
+        // scan keeps the result defined.
+        for (std::size_t s = 1; s < sketch_bins && !found; ++s) {
+            const std::size_t j = (i + s) % sketch_bins;
+            if (m[j] != sketch_empty_bin) {
+                out[i] = sketch_bits(m[j], 4096 + s);
+                found = true;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace detail
+
+/// A similarity sketch of a set of features, 132 bytes: the exact set of 32-bit feature hashes
+/// when there are at most 32 distinct features, otherwise a b-bit one-permutation MinHash of 128
+/// bins of 8 bits; and the number of features added (occurrences, not distinct). A regular value
+/// type.
 class MinHashSketch {
 public:
     /// Number of bins.
-    static constexpr std::size_t bins = 128;
+    static constexpr std::size_t bins = detail::sketch_bins;
     /// Bits kept per bin.
     static constexpr unsigned bin_bits = 8;
+    /// Largest set kept exactly (32 hashes of 32 bits fill the 128 bytes of the bins).
+    static constexpr std::size_t exact_capacity = 32;
+    /// Bytes per document when saved: `payload()` and `state()`.
+    static constexpr std::size_t saved_bytes = bins + 4;
+    /// Largest occurrence count kept (counts saturate here).
+    static constexpr std::uint32_t max_features = (std::uint32_t{1} << 26) - 1;
     using bins_type = std::array<std::uint8_t, bins>;
 
     /// The sketch of the empty set.
     constexpr MinHashSketch() noexcept = default;
-    /// A sketch from its parts (as written by `save`); `features == 0` means the empty set.
+    /// A MinHash sketch from its bins; `features == 0` means the empty set.
     constexpr MinHashSketch(const bins_type& values, std::uint32_t features) noexcept
-        : m_bins(values), m_features(features) {}
+        : m_payload(values), m_state(features < max_features ? features : max_features) {}
 
-    /// The 128 bin values.
-    [[nodiscard]] constexpr const bins_type& values() const noexcept { return m_bins; }
-    /// Number of features added (occurrences, saturating at 2^32 - 1); 0 for an empty text.
-    [[nodiscard]] constexpr std::uint32_t features() const noexcept { return m_features; }
-    [[nodiscard]] constexpr bool empty() const noexcept { return m_features == 0; }
+    /// An exact sketch of `set_size` (1..32) distinct hashes given in ascending order in
+    /// `hashes`, with `features` occurrences (at least `set_size`).
+    [[nodiscard]] static constexpr MinHashSketch exact(const std::uint32_t* hashes, std::size_t set_size,
+                                                       std::uint32_t features) noexcept {
+        MinHashSketch s;
+        for (std::size_t i = 0; i < set_size; ++i)
+            for (std::size_t b = 0; b < 4; ++b) s.m_payload[4 * i + b] = static_cast<std::uint8_t>(hashes[i] >> (8 * b));
+        const std::uint32_t f = features < max_features ? features : max_features;
+        s.m_state = f | static_cast<std::uint32_t>(set_size << 26);
+        return s;
+    }
+
+    /// A sketch from its saved form (`payload()`, `state()`); false (and `out` untouched) if the
+    /// parts are not a valid sketch: an exact set larger than 32, smaller than its occurrence
+    /// count allows, or not strictly ascending.
+    [[nodiscard]] static constexpr bool from_saved(const bins_type& payload, std::uint32_t state,
+                                                   MinHashSketch& out) noexcept {
+        MinHashSketch s;
+        s.m_payload = payload;
+        s.m_state = state;
+        const std::size_t n = s.set_size();
+        if (n > exact_capacity || (n != 0 && s.features() < n)) return false;
+        for (std::size_t i = 1; i < n; ++i)
+            if (s.set_hash(i) <= s.set_hash(i - 1)) return false;
+        if (n != 0)
+            for (std::size_t i = 4 * n; i < bins; ++i)
+                if (payload[i] != 0) return false;
+        out = s;
+        return true;
+    }
+
+    /// The 128 MinHash bin values (of an exact sketch: computed from its set, as the sketcher
+    /// would have made them).
+    [[nodiscard]] constexpr bins_type values() const noexcept {
+        if (!is_exact()) return m_payload;
+        detail::sketch_minima m{};
+        m.fill(detail::sketch_empty_bin);
+        for (std::size_t i = 0; i < set_size(); ++i) detail::sketch_take(m, set_hash(i));
+        return detail::sketch_densify(m);
+    }
+    /// Number of features added (occurrences, saturating at `max_features`); 0 for an empty text.
+    [[nodiscard]] constexpr std::uint32_t features() const noexcept { return m_state & max_features; }
+    [[nodiscard]] constexpr bool empty() const noexcept { return features() == 0; }
+    /// True if the sketch holds its whole set (at most 32 distinct features).
+    [[nodiscard]] constexpr bool is_exact() const noexcept { return set_size() != 0; }
+    /// Size of the exact set; 0 for a MinHash sketch.
+    [[nodiscard]] constexpr std::size_t set_size() const noexcept { return m_state >> 26; }
+    /// The i-th hash of the exact set (ascending), `i < set_size()`.
+    [[nodiscard]] constexpr std::uint32_t set_hash(std::size_t i) const noexcept {
+        std::uint32_t h = 0;
+        for (std::size_t b = 0; b < 4; ++b) h |= static_cast<std::uint32_t>(m_payload[4 * i + b]) << (8 * b);
+        return h;
+    }
+    /// The 128 stored bytes (bins, or the exact set's hashes, little-endian, zero-padded).
+    [[nodiscard]] constexpr const bins_type& payload() const noexcept { return m_payload; }
+    /// The stored word: occurrences in the low 26 bits, the exact set's size in the top 6.
+    [[nodiscard]] constexpr std::uint32_t state() const noexcept { return m_state; }
 
     friend constexpr bool operator==(const MinHashSketch&, const MinHashSketch&) noexcept = default;
 
 private:
-    bins_type m_bins{};
-    std::uint32_t m_features = 0;
+    bins_type m_payload{};
+    std::uint32_t m_state = 0;
 };
 
 /// Builds a `MinHashSketch` from features added one at a time. Allocation-free, noexcept.
 class MinHashSketcher {
 public:
-    /// The hash of a feature as the sketch uses it.
+    /// The hash of a feature as the sketch uses it (the sketch keeps its top 32 bits).
     [[nodiscard]] static constexpr std::uint64_t feature_hash(std::string_view feature) noexcept {
         return detail::fmix64(Fnv1a::hash64(feature) ^ 0x5EED5EED5EED5EEDull);
     }
@@ -78,72 +206,81 @@ public:
     constexpr void add(std::string_view feature) noexcept { add_hash(feature_hash(feature)); }
 
     /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
-    /// every document compared).
+    /// every document compared; only the top 32 bits are used).
     constexpr void add_hash(std::uint64_t h) noexcept {
-        const auto bin = static_cast<std::size_t>(h >> 57);
-        const std::uint64_t v = h & ((std::uint64_t{1} << 57) - 1);
-        if (v < m_min[bin]) m_min[bin] = v;
-        if (m_count != ~std::uint32_t{0}) ++m_count;
+        const auto k = static_cast<std::uint32_t>(h >> 32);
+        detail::sketch_take(m_min, k);
+        if (m_count != MinHashSketch::max_features) ++m_count;
+        if (m_set_size <= MinHashSketch::exact_capacity) remember(k);
     }
 
     /// The sketch of what was added; the sketcher is reset for the next document.
     [[nodiscard]] constexpr MinHashSketch finish() noexcept {
-        MinHashSketch::bins_type out{};
-        const std::uint32_t n = m_count;
-        if (n != 0) {
-            for (std::size_t i = 0; i < MinHashSketch::bins; ++i) out[i] = low_bits(densified(i));
+        MinHashSketch out;
+        if (m_count != 0 && m_set_size <= MinHashSketch::exact_capacity) {
+            std::sort(m_set.begin(), m_set.begin() + static_cast<std::ptrdiff_t>(m_set_size));
+            out = MinHashSketch::exact(m_set.data(), m_set_size, m_count);
+        } else if (m_count != 0) {
+            out = MinHashSketch(detail::sketch_densify(m_min), m_count);
         }
-        m_min.fill(empty_bin);
+        m_min.fill(detail::sketch_empty_bin);
         m_count = 0;
-        return MinHashSketch(out, n);
+        m_set_size = 0;
+        return out;
     }
 
 private:
-    static constexpr std::uint64_t empty_bin = ~std::uint64_t{0};
-
-    [[nodiscard]] static constexpr std::uint8_t low_bits(std::uint64_t v) noexcept {
-        // Mix before truncating: the minimum's low bits alone are biased towards zero.
-        return static_cast<std::uint8_t>(detail::fmix64(v) >> 56);
+    // Distinct hashes while there are at most 32 (a linear search: short texts only; a long one
+    // overflows after its first few dozen features and stops searching).
+    constexpr void remember(std::uint32_t k) noexcept {
+        for (std::size_t i = 0; i < m_set_size; ++i)
+            if (m_set[i] == k) return;
+        if (m_set_size < MinHashSketch::exact_capacity) m_set[m_set_size] = k;
+        ++m_set_size;
     }
 
-    /// Bin i's minimum, or the one it borrows (optimal densification: the probe sequence is
-    /// a function of (i, attempt) only, so two documents borrow alike). Some bin is non-empty.
-    [[nodiscard]] constexpr std::uint64_t densified(std::size_t i) const noexcept {
-        if (m_min[i] != empty_bin) return m_min[i];
-        for (std::uint64_t attempt = 1; attempt <= 4096; ++attempt) {
-            const auto j = static_cast<std::size_t>(detail::fmix64((static_cast<std::uint64_t>(i) << 32) | attempt) >> 57);
-            if (m_min[j] != empty_bin) return m_min[j] + attempt;  // + attempt: borrowed, not equal
-        }
-        // Unreachable in practice (each attempt fails with probability < 127/128); a cyclic
-        // scan keeps the result defined.
-        for (std::size_t s = 1; s < MinHashSketch::bins; ++s) {
-            const std::size_t j = (i + s) % MinHashSketch::bins;
-            if (m_min[j] != empty_bin) return m_min[j] + s;
-        }
-        return 0;
-    }
-
-    std::array<std::uint64_t, MinHashSketch::bins> m_min = filled();
+    detail::sketch_minima m_min = filled();
+    std::array<std::uint32_t, MinHashSketch::exact_capacity> m_set{};
+    std::size_t m_set_size = 0;
     std::uint32_t m_count = 0;
 
-    [[nodiscard]] static constexpr std::array<std::uint64_t, MinHashSketch::bins> filled() noexcept {
-        std::array<std::uint64_t, MinHashSketch::bins> a{};
-        a.fill(empty_bin);
+    [[nodiscard]] static constexpr detail::sketch_minima filled() noexcept {
+        detail::sketch_minima a{};
+        a.fill(detail::sketch_empty_bin);
         return a;
     }
 };
 
-/// Number of bins on which `a` and `b` agree (0..128).
+/// Number of bins on which the MinHash values of `a` and `b` agree (0..128).
 [[nodiscard]] constexpr unsigned matching_bins(const MinHashSketch& a, const MinHashSketch& b) noexcept {
+    const MinHashSketch::bins_type x = a.values();
+    const MinHashSketch::bins_type y = b.values();
     unsigned n = 0;
-    for (std::size_t i = 0; i < MinHashSketch::bins; ++i) n += a.values()[i] == b.values()[i] ? 1u : 0u;
+    for (std::size_t i = 0; i < MinHashSketch::bins; ++i) n += x[i] == y[i] ? 1u : 0u;
     return n;
 }
 
-/// The estimated Jaccard similarity of the feature sets of `a` and `b`, in [0, 1] (see the file
-/// comment for the error). Two empty sets have similarity 1, an empty and a non-empty one 0.
+/// The Jaccard similarity of the sets of two exact sketches (of their 32-bit hashes).
+[[nodiscard]] constexpr double exact_set_jaccard(const MinHashSketch& a, const MinHashSketch& b) noexcept {
+    const std::size_t na = a.set_size();
+    const std::size_t nb = b.set_size();
+    std::size_t common = 0;
+    for (std::size_t i = 0, j = 0; i < na && j < nb;) {
+        const std::uint32_t x = a.set_hash(i);
+        const std::uint32_t y = b.set_hash(j);
+        common += x == y ? 1u : 0u;
+        i += x <= y ? 1u : 0u;
+        j += y <= x ? 1u : 0u;
+    }
+    return static_cast<double>(common) / static_cast<double>(na + nb - common);
+}
+
+/// The Jaccard similarity of the feature sets of `a` and `b`, in [0, 1]: exact (up to 32-bit
+/// hash collisions) when both sketches are exact, otherwise the b-bit MinHash estimate (see the
+/// file comment for the error). Two empty sets have similarity 1, an empty and a non-empty one 0.
 [[nodiscard]] constexpr double estimated_jaccard(const MinHashSketch& a, const MinHashSketch& b) noexcept {
     if (a.empty() || b.empty()) return a.empty() && b.empty() ? 1.0 : 0.0;
+    if (a.is_exact() && b.is_exact()) return exact_set_jaccard(a, b);
     constexpr double chance = 1.0 / 256;
     const double p = static_cast<double>(matching_bins(a, b)) / static_cast<double>(MinHashSketch::bins);
     const double j = (p - chance) / (1 - chance);

@@ -7,17 +7,19 @@
 /// the format helpers live here, with the other saved types. A two-stage run keeps the
 /// signatures of what it has seen (a few hundred bytes each) and reloads them on the next run.
 ///
-/// Body after the common header (magic "SEMFPSIG", version, bits):
+/// Layout (little-endian), after the magic "SEMFPSIG", the version (2) and the bits:
 ///
 /// | field | type |
 /// |---|---|
 /// | count | u64 |
 /// | per entry: id | u64 |
 /// | per entry: fingerprint | Bits / 64 x u64, most significant word first |
-/// | per entry: sketch features | u32 |
-/// | per entry: sketch bins | 128 bytes |
+/// | per entry: sketch state | u32 (`MinHashSketch::state()`) |
+/// | per entry: sketch payload | 128 bytes (`MinHashSketch::payload()`) |
 ///
-/// then the CRC-32C of everything before it.
+/// then the CRC-32C of everything before it. Version 1 (before the hybrid sketch: bins of the
+/// 64-bit hashes, a plain feature count) is refused with a `format_error` that says so: its
+/// sketches are not comparable with today's, the signatures must be computed again.
 
 #include <semfp/core/signature.hpp>
 #include <semfp/core/sketch.hpp>
@@ -50,19 +52,23 @@ struct signature_entry {
 
 namespace detail {
 inline constexpr std::string_view signature_magic = "SEMFPSIG";
+/// Version of the signature format (2: the hybrid sketch of core/sketch.hpp).
+inline constexpr std::uint32_t signature_format_version = 2;
 }  // namespace detail
 
 /// Writes `entries` to `os`. Throws `io_error`.
 template <std::size_t Bits>
 void save_signatures(std::ostream& os, std::span<const signature_entry<Bits>> entries) {
     detail::binary_writer w(os);
-    w.header(detail::signature_magic, static_cast<std::uint32_t>(Bits));
+    w.bytes(reinterpret_cast<const unsigned char*>(detail::signature_magic.data()), detail::signature_magic.size());
+    w.u32(detail::signature_format_version);
+    w.u32(static_cast<std::uint32_t>(Bits));
     w.u64(entries.size());
     for (const auto& e : entries) {
         w.u64(e.id);
         w.fingerprint(e.signature.fingerprint);
-        w.u32(e.signature.sketch.features());
-        w.bytes(e.signature.sketch.values().data(), MinHashSketch::bins);
+        w.u32(e.signature.sketch.state());
+        w.bytes(e.signature.sketch.payload().data(), MinHashSketch::bins);
     }
     w.finish();
 }
@@ -79,7 +85,24 @@ void save_signatures(const std::filesystem::path& path, std::span<const signatur
 template <std::size_t Bits>
 [[nodiscard]] std::vector<signature_entry<Bits>> load_signatures(std::istream& is) {
     detail::binary_reader r(is);
-    r.header(detail::signature_magic, static_cast<std::uint32_t>(Bits));
+    {
+        unsigned char m[8];
+        r.bytes(m, 8);
+        if (std::string_view(reinterpret_cast<const char*>(m), 8) != detail::signature_magic)
+            detail::throw_format_error("semfp: not a saved SEMFPSIG stream (bad magic)", 0);
+        const std::uint32_t v = r.u32();
+        if (v == 1)
+            detail::throw_format_error(
+                "semfp::load_signatures: signature format 1 (sketches of an earlier semfp, not comparable with "
+                "this version's); compute the signatures again",
+                8);
+        if (v != detail::signature_format_version)
+            detail::throw_format_error("semfp::load_signatures: unsupported signature format version " + std::to_string(v), 8);
+        if (const std::uint32_t b = r.u32(); b != Bits)
+            detail::throw_format_error("semfp: saved for " + std::to_string(b) + "-bit fingerprints, expected " +
+                                           std::to_string(Bits),
+                                       12);
+    }
     const std::uint64_t n = r.u64();
     std::vector<signature_entry<Bits>> out;
     // No reserve from the count: a corrupted count must not allocate before the data ends.
@@ -87,10 +110,12 @@ template <std::size_t Bits>
         signature_entry<Bits> e{};
         e.id = r.u64();
         e.signature.fingerprint = r.template fingerprint<Bits>();
-        const std::uint32_t features = r.u32();
-        MinHashSketch::bins_type bins{};
-        r.bytes(bins.data(), bins.size());
-        e.signature.sketch = MinHashSketch(bins, features);
+        const std::size_t at = r.offset();
+        const std::uint32_t state = r.u32();
+        MinHashSketch::bins_type payload{};
+        r.bytes(payload.data(), payload.size());
+        if (!MinHashSketch::from_saved(payload, state, e.signature.sketch))
+            detail::throw_format_error("semfp::load_signatures: invalid sketch", at);
         out.push_back(e);
     }
     r.finish();

@@ -78,3 +78,30 @@ TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[c
     REQUIRE_FALSE(strict.accepts(0, a.sketch, b.sketch));
     REQUIRE(strict.accepts(0, a.sketch, a.sketch));
 }
+
+TEST_CASE("two_stage_rule: short texts are compared by the exact similarity of their token sets", "[core][signature]") {
+    const semfp::SignatureFingerprinter<> maker;
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    // A line of verse: a short text, whose sketch holds its whole token set.
+    const std::string poem =
+        "\u5e8a\u524d\u660e\u6708\u5149\uff0c\u7591\u662f\u5730\u4e0a\u971c\u3002"
+        "\u4e3e\u5934\u671b\u660e\u6708\uff0c\u4f4e\u5934\u601d\u6545\u4e61\u3002";
+    std::string edited = poem;
+    edited.replace(3, 3, "\u7a97");  // one character substituted
+    const auto a = maker(poem);
+    const auto b = maker(edited);
+    REQUIRE(a.sketch.is_exact());
+    REQUIRE(b.sketch.is_exact());
+    REQUIRE(a.sketch.features() < rule.short_features);
+    const double exact = maker.exact_jaccard(poem, edited);
+    CHECK(exact < 1.0);
+    REQUIRE(semfp::estimated_jaccard(a.sketch, b.sketch) == exact);
+    REQUIRE(rule.verifies(a.sketch, b.sketch) == (exact >= rule.short_similarity));
+    // Distance alone never decides for a short text.
+    semfp::two_stage_rule never = rule;
+    never.short_similarity = 2;
+    REQUIRE_FALSE(never.accepts(0, a.sketch, b.sketch));
+    // A long text keeps a MinHash sketch and is comparable with the short one.
+    REQUIRE_FALSE(maker(base_text).sketch.is_exact());
+    CHECK(semfp::estimated_jaccard(a.sketch, maker(base_text).sketch) < 0.2);
+}

@@ -2,7 +2,9 @@
 
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -81,4 +83,106 @@ TEST_CASE("MinHashSketch known answer (identical on every platform)", "[core][sk
     unsigned distinct = 0;
     for (std::size_t i = 1; i < s.values().size(); ++i) distinct += s.values()[i] != s.values()[0];
     CHECK(distinct > 0);
+}
+
+namespace {
+
+// Exact Jaccard of the sketch's view of two sets (32-bit hashes, as the sketch keeps them).
+double jaccard32(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
+    auto set = [](const std::vector<std::uint64_t>& v) {
+        std::vector<std::uint32_t> s;
+        for (const auto x : v) s.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::feature_hash(std::to_string(x)) >> 32));
+        std::sort(s.begin(), s.end());
+        s.erase(std::unique(s.begin(), s.end()), s.end());
+        return s;
+    };
+    const auto x = set(a);
+    const auto y = set(b);
+    std::vector<std::uint32_t> common;
+    std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(common));
+    return static_cast<double>(common.size()) / static_cast<double>(x.size() + y.size() - common.size());
+}
+
+std::vector<std::uint64_t> range(std::uint64_t from, std::size_t n) {
+    std::vector<std::uint64_t> v;
+    for (std::size_t i = 0; i < n; ++i) v.push_back(from + i);
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("MinHashSketch keeps sets of at most 32 distinct features exactly", "[core][sketch]") {
+    REQUIRE(sketch_of(range(0, 32)).is_exact());
+    REQUIRE(sketch_of(range(0, 32)).set_size() == 32);
+    REQUIRE_FALSE(sketch_of(range(0, 33)).is_exact());
+    REQUIRE_FALSE(sketch_of({}).is_exact());
+    // Repeats count as occurrences, not as set members.
+    auto rep = range(0, 32);
+    for (int i = 0; i < 5; ++i) rep.push_back(7);
+    REQUIRE(sketch_of(rep).is_exact());
+    REQUIRE(sketch_of(rep).features() == 37);
+    // Between two exact sketches the similarity is the Jaccard similarity of the sets.
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<std::uint64_t> a;
+        std::vector<std::uint64_t> b;
+        const std::size_t na = 1 + rng() % 32;
+        const std::size_t nb = 1 + rng() % 32;
+        for (std::size_t i = 0; i < na; ++i) a.push_back(rng() % 48);
+        for (std::size_t i = 0; i < nb; ++i) b.push_back(rng() % 48);
+        const auto sa = sketch_of(a);
+        const auto sb = sketch_of(b);
+        REQUIRE(sa.is_exact());
+        REQUIRE(sb.is_exact());
+        REQUIRE(semfp::estimated_jaccard(sa, sb) == jaccard32(a, b));
+    }
+}
+
+TEST_CASE("MinHashSketch: exact and MinHash sketches are comparable", "[core][sketch]") {
+    // 33 features (MinHash) against 32 of them (exact): J = 32 / 33. The bins of the exact
+    // sketch are computed from its set as the sketcher computes them, so nearly all agree.
+    const auto big = sketch_of(range(1000, 33));
+    const auto small = sketch_of(range(1000, 32));
+    REQUIRE_FALSE(big.is_exact());
+    REQUIRE(small.is_exact());
+    CHECK(semfp::estimated_jaccard(big, small) > 0.85);
+    // Mixed sizes with a chosen overlap: within the b-bit estimate's stated error.
+    std::mt19937_64 rng(3);
+    double worst = 0;
+    for (int trial = 0; trial < 100; ++trial) {
+        const std::uint64_t base = rng() % 1'000'000 * 1000;
+        const std::size_t shared = 5 + rng() % 25;
+        std::vector<std::uint64_t> a = range(base, shared);
+        std::vector<std::uint64_t> b = range(base, shared);
+        for (std::size_t i = shared; i < 32; ++i) a.push_back(base + 500 + i);
+        const std::size_t nb = 40 + rng() % 200;
+        for (std::size_t i = shared; i < nb; ++i) b.push_back(base + 800 + i);
+        REQUIRE(sketch_of(a).is_exact());
+        REQUIRE_FALSE(sketch_of(b).is_exact());
+        worst = std::max(worst, std::abs(semfp::estimated_jaccard(sketch_of(a), sketch_of(b)) - jaccard32(a, b)));
+    }
+    CHECK(worst < 0.15);
+}
+
+TEST_CASE("MinHashSketch saved form: round trip and invalid parts", "[core][sketch]") {
+    for (const auto& s : {sketch_of({}), sketch_of(range(5, 3)), sketch_of(range(5, 32)), sketch_of(range(5, 300))}) {
+        semfp::MinHashSketch back;
+        REQUIRE(semfp::MinHashSketch::from_saved(s.payload(), s.state(), back));
+        REQUIRE(back == s);
+        REQUIRE(back.values() == s.values());
+    }
+    const auto s = sketch_of(range(5, 4));
+    semfp::MinHashSketch out;
+    // Set larger than 32, fewer occurrences than members, unsorted hashes, bytes after the set.
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{33} << 26) | 40u, out));
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{4} << 26) | 3u, out));
+    auto swapped = s.payload();
+    for (std::size_t b = 0; b < 4; ++b) std::swap(swapped[b], swapped[4 + b]);
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(swapped, s.state(), out));
+    auto padded = s.payload();
+    padded[100] = 1;
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(padded, s.state(), out));
+    REQUIRE(out == semfp::MinHashSketch{});  // untouched by the refusals
+    // Occurrence counts saturate.
+    REQUIRE(semfp::MinHashSketch(s.values(), ~std::uint32_t{0}).features() == semfp::MinHashSketch::max_features);
 }

@@ -1,5 +1,7 @@
 #include <semfp/index/signature_file.hpp>
 
+#include <semfp/detail/crc32c.hpp>
+
 #include "support/catch.hpp"
 
 #include <cstdint>
@@ -61,4 +63,33 @@ TEST_CASE("Signature files: corrupted, truncated, wrong width and duplicate ids 
     dup[2].id = dup[0].id;
     std::istringstream dups(saved(dup));
     REQUIRE_THROWS_AS(semfp::load_signatures<64>(dups), semfp::format_error);
+}
+
+TEST_CASE("Signature files of format 1 and invalid sketches are refused", "[index][serialization][signature]") {
+    const auto v = sample<64>();
+    REQUIRE(v[1].signature.sketch.is_exact());  // a short text: its sketch holds its set
+    std::string bytes = saved(v);
+    // The version word follows the magic; a format-1 file (or any other version) is refused.
+    for (const char version : {'\x01', '\x03'}) {
+        std::string old = bytes;
+        old[8] = version;
+        std::istringstream is(old);
+        try {
+            (void)semfp::load_signatures<64>(is);
+            FAIL("a signature file of another format loaded");
+        } catch (const semfp::format_error& e) {
+            CHECK(e.offset() == 8);
+            CHECK(std::string(e.what()).find(version == '\x01' ? "format 1" : "unsupported") != std::string::npos);
+        }
+    }
+    // A sketch state claiming an exact set of 33 hashes, with a correct checksum: still refused.
+    const std::size_t state_at = 8 + 4 + 4 + 8 + 8 + 8;  // header, count, first id, fingerprint
+    std::string bad = bytes.substr(0, bytes.size() - 4);
+    const std::uint32_t state = (std::uint32_t{33} << 26) | 40u;
+    for (int b = 0; b < 4; ++b) bad[state_at + static_cast<std::size_t>(b)] = static_cast<char>(state >> (8 * b));
+    const std::uint32_t crc =
+        semfp::detail::crc32c_update(0, reinterpret_cast<const unsigned char*>(bad.data()), bad.size());
+    for (int b = 0; b < 4; ++b) bad.push_back(static_cast<char>(crc >> (8 * b)));
+    std::istringstream is(bad);
+    REQUIRE_THROWS_AS(semfp::load_signatures<64>(is), semfp::format_error);
 }
