@@ -4,7 +4,7 @@ the kit's edits, clustered by `semfp dedup` and scored pairwise; and the data fo
 comparison (bench/short_text_sketch.cpp).
 
   short_text_quality.py --docs DEV.docs.jsonl --tool SEMFP --work DIR [--sketch PROGRAM]
-                        [--seed 1] [--out REPORT.md]
+                        [--seed 1] [--out REPORT.md] [--clean] [--reuse]
 
 The set. From every "original" document of DEV (the kit's base documents; plain text), the first
 two sentences and the first two paragraphs (blank-line separated) that are 20-200 characters
@@ -13,7 +13,11 @@ earlier snippet is >= 0.5 is dropped (the kit's rule for natural near-duplicates
 snippets are distinct texts. Every snippet gets the variants of the kit's generator
 (/work/shared/eval/make_pairs.py, whose edit functions are imported): add, delete and subst at
 5 % (at least one character), reorder (only snippets of two or more sentences), and s2t (opencc
-s2t.json). A snippet and its variants form one ground-truth group.
+s2t.json). A snippet and its variants form one ground-truth group. With --clean the
+near-duplicate test runs on the snippets converted to Simplified script (opencc t2s.json: the
+kit's zh_TW twins are copies) and also drops a snippet that shares at least half of the smaller
+5-gram set with an earlier one (a sentence and the paragraph that holds it): pairs the plain set
+counts as negatives although they are near-copies. --reuse scores the set already in --work.
 
 Scoring. Each configuration of `semfp dedup` writes id<TAB>cluster; pairwise precision, recall
 and F1 count pairs of documents in the same cluster against pairs in the same group; false
