@@ -98,7 +98,8 @@ struct dev_pair {
         std::string kind = j.at("kind").get<std::string>();
         if ((kind == "add" || kind == "delete" || kind == "subst") && j.contains("rate")) {
             const int pct = static_cast<int>(j.at("rate").get<double>() * 100 + 0.5);
-            kind += "@" + std::to_string(pct);
+            kind.push_back('@');
+            kind.append(std::to_string(pct));
         }
         const int half = j.contains("base") ? dev_half(j.at("base").get<std::string>()) : -1;
         pairs.push_back({ia->second, ib->second, std::move(kind), j.at("label").get<int>() == 1, half});
