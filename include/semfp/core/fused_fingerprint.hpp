@@ -234,16 +234,9 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
             if (((t2s_bmp_bitmap[folded >> 6] >> (folded & 63)) & 1u) != 0) folded = fold_to_simplified(folded);
             if (opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded, *raw)) {
                 // The reference's phrase match; a replacement (rare) goes the general way.
-                std::size_t ends[tw_phrase_max_length]{};
-                ends[0] = i + 3;
-                const tw_phrase_match m = fused_match_tw_phrase(folded, [&](std::size_t j) -> char32_t {
-                    const std::size_t at = ends[j - 1];
-                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
-                    const utf8::decoded next = utf8::decode(in, at);
-                    if (!next.valid) return U'\0';
-                    ends[j] = at + next.length;
-                    return fold_to_simplified(next.code_point);
-                });
+                tw_phrase_reader next{in};
+                next.ends[0] = i + 3;
+                const tw_phrase_match m = fused_match_tw_phrase(folded, next);
                 if (m.chars != 0) {
                     // A replacement of three-byte CJK characters (all of them, in practice)
                     // joins the run here; anything else goes the general way.
@@ -261,7 +254,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                         o += 3;
                         add_cjk(at);
                     }
-                    i = ends[m.chars - 1];
+                    i = next.ends[m.chars - 1];
                     continue;
                 }
             }

@@ -392,20 +392,13 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
         if (may_script) {
             cp = fold_to_simplified(cp);
             if (opt.fold_phrases && may_start_tw_phrase(cp)) {
-                std::size_t ends[tw_phrase_max_length]{};
-                ends[0] = i + d.length;
-                const tw_phrase_match m = match_tw_phrase(cp, [&](std::size_t j) -> char32_t {
-                    const std::size_t at = ends[j - 1];
-                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
-                    const utf8::decoded next = utf8::decode(in, at);
-                    if (!next.valid) return U'\0';
-                    ends[j] = at + next.length;
-                    return fold_to_simplified(next.code_point);
-                });
+                tw_phrase_reader next{in};
+                next.ends[0] = i + d.length;
+                const tw_phrase_match m = match_tw_phrase(cp, next);
                 if (m.chars != 0) {
                     std::memcpy(o, m.to.data(), m.to.size());
                     o += m.to.size();
-                    i = ends[m.chars - 1];
+                    i = next.ends[m.chars - 1];
                     continue;
                 }
             }
