@@ -152,6 +152,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
     const char* s = in.data();
     char* const out = buf.data();
     std::size_t i = 0, o = 0;
+    const tw_raw_prefixes* const raw = opt.fold_script && opt.fold_phrases ? &tw_raw_prefix_tables() : nullptr;
     bool in_region = false;  // ASCII output [region, o) not yet tokenized
     std::size_t region = 0;
     bool in_run = false;  // a CJK run from run_start; its last character starts at prev
@@ -161,9 +162,12 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
     // that ends it (neither is a letter, digit or joiner), and are overwritten by that unit.
     auto close_region = [&]() {
         if (!in_region) return;
+        in_region = false;
+        // Most regions of CJK text are a few separators (spaces, folded full-width commas,
+        // brackets): no letter or digit among at most eight bytes means no token.
+        if (o - region <= 8 && fused_alnum8(fused_low_bytes(fused_load_le64(out + region), o - region)) == 0) return;
         std::memset(out + o, 0, fused_padding);
         fused_bigrams_from(std::string_view(out, o), region, emit);
-        in_region = false;
     };
     auto close_run = [&]() {
         if (!in_run) return;
@@ -228,18 +232,11 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
         }
         if (opt.fold_script && b >= 0xE3 && b <= 0xE9) {
             if (((t2s_bmp_bitmap[folded >> 6] >> (folded & 63)) & 1u) != 0) folded = fold_to_simplified(folded);
-            if (opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded)) {
+            if (opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded, *raw)) {
                 // The reference's phrase match; a replacement (rare) goes the general way.
-                std::size_t ends[tw_phrase_max_length]{};
-                ends[0] = i + 3;
-                const tw_phrase_match m = fused_match_tw_phrase(folded, [&](std::size_t j) -> char32_t {
-                    const std::size_t at = ends[j - 1];
-                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
-                    const utf8::decoded next = utf8::decode(in, at);
-                    if (!next.valid) return U'\0';
-                    ends[j] = at + next.length;
-                    return fold_to_simplified(next.code_point);
-                });
+                tw_phrase_reader next{in};
+                next.ends[0] = i + 3;
+                const tw_phrase_match m = fused_match_tw_phrase(folded, next);
                 if (m.chars != 0) {
                     // A replacement of three-byte CJK characters (all of them, in practice)
                     // joins the run here; anything else goes the general way.
@@ -257,7 +254,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                         o += 3;
                         add_cjk(at);
                     }
-                    i = ends[m.chars - 1];
+                    i = next.ends[m.chars - 1];
                     continue;
                 }
             }
@@ -295,33 +292,103 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
 }
 
 /// Simhash votes of unweighted features, as bit-sliced counters: plane k of hash word w holds bit
-/// k of the 64 lanes' counts, so adding a feature is a ripple-carry add of its hash word (16 ALU
-/// operations, no table, no memory traffic) instead of a counter update per bit. Every 255
-/// features the planes move into exact 64-bit sums. `finish` gives what `Simhash::finish` gives
-/// for the same features added with weight 1: bit i is set iff the features with bit i set
+/// k of the 64 lanes' counts (a 12-bit binary number per lane). Sixteen features at a time go
+/// through a carry-save adder tree (Harley-Seal: 15 three-input adders of 5 operations fold them
+/// into planes 0..3 and one carry word of weight 16, rippled into planes 4..11), about 5
+/// operations a feature and hash word instead of 16 for a ripple-carry add of each; `add` adds
+/// one feature by ripple carry. Every 4,095 features the planes move into exact 64-bit sums; a
+/// text with fewer needs no per-lane work at all: `finish` compares the 64 bit-sliced counts
+/// with the majority threshold in 36 word operations. It gives what `Simhash::finish` gives for
+/// the same features added with weight 1: bit i is set iff the features with bit i set
 /// outnumber the others.
 template <std::size_t Bits>
 class fused_votes {
     static constexpr std::size_t words = Bits / 64;
+    static constexpr std::size_t planes = 12;
+    static constexpr std::uint32_t capacity = (1u << planes) - 1;  // largest count planes hold
 
 public:
+    using hash_type = typename Fingerprint<Bits>::storage_type;
+
     /// Adds one feature hash (words most significant first).
-    void add(const typename Fingerprint<Bits>::storage_type& h) noexcept {
+    void add(const hash_type& h) noexcept {
+        if (m_pending == capacity) flush();
         for (std::size_t w = 0; w < words; ++w) {
             std::uint64_t carry = h[w];
-            for (std::size_t k = 0; k < 8; ++k) {
-                const std::uint64_t next = m_planes[w][k] & carry;
-                m_planes[w][k] ^= carry;
+            for (std::size_t k = 0; k < planes; ++k) {
+                const std::uint64_t next = m_planes[k][w] & carry;
+                m_planes[k][w] ^= carry;
                 carry = next;
             }
         }
-        if (++m_pending == 255) flush();
+        ++m_pending;
+    }
+
+    /// Adds the sixteen feature hashes `h[0..15]`.
+    void add16(const hash_type* h) noexcept {
+        if (m_pending > capacity - 16) flush();
+        // Each step runs over the words side by side (one vector operation at 128 bits).
+        lanes ones, twos, fours, eights, twos_a, twos_b, fours_a, fours_b, eights_a, eights_b, sixteens;
+        for (std::size_t w = 0; w < words; ++w) {
+            ones[w] = m_planes[0][w];
+            twos[w] = m_planes[1][w];
+            fours[w] = m_planes[2][w];
+            eights[w] = m_planes[3][w];
+        }
+        csa(twos_a, ones, ones, h[0], h[1]);
+        csa(twos_b, ones, ones, h[2], h[3]);
+        csa(fours_a, twos, twos, twos_a, twos_b);
+        csa(twos_a, ones, ones, h[4], h[5]);
+        csa(twos_b, ones, ones, h[6], h[7]);
+        csa(fours_b, twos, twos, twos_a, twos_b);
+        csa(eights_a, fours, fours, fours_a, fours_b);
+        csa(twos_a, ones, ones, h[8], h[9]);
+        csa(twos_b, ones, ones, h[10], h[11]);
+        csa(fours_a, twos, twos, twos_a, twos_b);
+        csa(twos_a, ones, ones, h[12], h[13]);
+        csa(twos_b, ones, ones, h[14], h[15]);
+        csa(fours_b, twos, twos, twos_a, twos_b);
+        csa(eights_b, fours, fours, fours_a, fours_b);
+        csa(sixteens, eights, eights, eights_a, eights_b);
+        for (std::size_t w = 0; w < words; ++w) {
+            m_planes[0][w] = ones[w];
+            m_planes[1][w] = twos[w];
+            m_planes[2][w] = fours[w];
+            m_planes[3][w] = eights[w];
+        }
+        // No carry leaves plane 11: the count stays within `capacity`.
+        for (std::size_t k = 4; k < planes; ++k)
+            for (std::size_t w = 0; w < words; ++w) {
+                const std::uint64_t next = m_planes[k][w] & sixteens[w];
+                m_planes[k][w] ^= sixteens[w];
+                sixteens[w] = next;
+            }
+        m_pending += 16;
     }
 
     /// The fingerprint of the features added.
     [[nodiscard]] Fingerprint<Bits> finish() noexcept {
+        hash_type out{};
+        if (m_total == 0) {
+            // Bit set iff 2 * count > pending, i.e. count >= pending / 2 + 1: a bit-sliced
+            // comparison of every lane with that constant, most significant plane first.
+            const std::uint32_t threshold = m_pending / 2 + 1;
+            for (std::size_t w = 0; w < words; ++w) {
+                std::uint64_t greater = 0, equal = ~std::uint64_t{0};
+                for (std::size_t k = planes; k-- > 0;) {
+                    const std::uint64_t p = m_planes[k][w];
+                    if (((threshold >> k) & 1u) != 0) {
+                        equal &= p;
+                    } else {
+                        greater |= equal & p;
+                        equal &= ~p;
+                    }
+                }
+                out[w] = greater | equal;
+            }
+            return Fingerprint<Bits>(out);
+        }
         flush();
-        typename Fingerprint<Bits>::storage_type out{};
         for (std::size_t w = 0; w < words; ++w)
             for (std::size_t j = 0; j < 64; ++j) {
                 const std::uint64_t set = m_sums[w][j];
@@ -331,20 +398,31 @@ public:
     }
 
 private:
+    using lanes = std::array<std::uint64_t, words>;
+
+    // Carry-save adder, word by word: high:low = a + b + c, bitwise (`low` may alias `a`).
+    static void csa(lanes& high, lanes& low, const lanes& a, const lanes& b, const lanes& c) noexcept {
+        for (std::size_t w = 0; w < words; ++w) {
+            const std::uint64_t u = a[w] ^ b[w];
+            high[w] = (a[w] & b[w]) | (u & c[w]);
+            low[w] = u ^ c[w];
+        }
+    }
+
     void flush() noexcept {
         for (std::size_t w = 0; w < words; ++w) {
             for (std::size_t j = 0; j < 64; ++j) {
                 std::uint64_t count = 0;
-                for (std::size_t k = 0; k < 8; ++k) count |= ((m_planes[w][k] >> j) & 1u) << k;
+                for (std::size_t k = 0; k < planes; ++k) count |= ((m_planes[k][w] >> j) & 1u) << k;
                 m_sums[w][j] += count;
             }
-            for (std::size_t k = 0; k < 8; ++k) m_planes[w][k] = 0;
+            for (std::size_t k = 0; k < planes; ++k) m_planes[k][w] = 0;
         }
         m_total += m_pending;
         m_pending = 0;
     }
 
-    std::uint64_t m_planes[words][8]{};
+    std::uint64_t m_planes[planes][words]{};  // [plane][word]
     std::uint64_t m_sums[words][64]{};
     std::uint64_t m_total = 0;
     std::uint32_t m_pending = 0;
@@ -365,13 +443,25 @@ template <std::size_t Bits, HashPolicy Hash>
     const StopwordList* list = (stopwords != nullptr && !stopwords->empty()) ? stopwords : nullptr;
     const char* base = nullptr;
     auto run_batch = [&]() {
-        for (std::size_t k = 0; k < pending; ++k) {
-            const char* p = base + offsets[k];
-            const std::size_t n = lengths[k];
-            if (list != nullptr && list->may_contain_key(fused_stopword_key(p, n)) && list->contains(std::string_view(p, n)))
-                continue;
-            acc.add(fused_feature_bits<Bits, Hash>(p, n));
+        // Hash the batch first (independent iterations that overlap), then count the votes
+        // sixteen at a time.
+        typename fused_votes<Bits>::hash_type hashes[batch_size];
+        std::size_t m = 0;
+        if (list == nullptr) {
+            // No filter: a loop the compiler keeps free of the filter's calls and branches.
+            for (std::size_t k = 0; k < pending; ++k) hashes[k] = fused_feature_bits<Bits, Hash>(base + offsets[k], lengths[k]);
+            m = pending;
+        } else {
+            for (std::size_t k = 0; k < pending; ++k) {
+                const char* p = base + offsets[k];
+                const std::size_t n = lengths[k];
+                if (list->may_contain_key(fused_stopword_key(p, n)) && list->contains(std::string_view(p, n))) continue;
+                hashes[m++] = fused_feature_bits<Bits, Hash>(p, n);
+            }
         }
+        std::size_t k = 0;
+        for (; k + 16 <= m; k += 16) acc.add16(hashes + k);
+        for (; k < m; ++k) acc.add(hashes[k]);
         pending = 0;
     };
     auto emit = [&](const char* p, std::size_t n) {

@@ -12,6 +12,7 @@
 #include <semfp/text/stopwords.hpp>
 #include <semfp/text/utf8.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -85,9 +86,100 @@ inline constexpr auto tw_single_bitmap = [] {
     return bits;
 }();
 
-[[nodiscard]] constexpr bool fused_test_bit(const std::array<std::uint64_t, 1024>& bits, std::uint32_t b) noexcept {
+template <std::size_t N>
+[[nodiscard]] constexpr bool fused_test_bit(const std::array<std::uint64_t, N>& bits, std::uint32_t b) noexcept {
     return ((bits[b >> 6] >> (b & 63)) & 1u) != 0;
 }
+
+/// Bits of the slot of a pair of three-byte characters (six bytes, little-endian) in
+/// `tw_raw_prefixes::pair`: one load and no decoding tell that no phrase of two or more
+/// characters starts there, so the pass does not branch on the 1 in 3 Han characters of a text
+/// that start some phrase (`tw_phrase_first_bitmap`).
+inline constexpr unsigned tw_raw_pair_bits = 17;
+
+[[nodiscard]] constexpr std::uint32_t tw_raw_pair_slot(std::uint64_t key) noexcept {
+    return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - tw_raw_pair_bits));
+}
+
+/// The three UTF-8 bytes of `c` (U+0800..U+FFFF) as a little-endian number.
+[[nodiscard]] constexpr std::uint64_t utf8_key3(char32_t c) noexcept {
+    return std::uint64_t{0xE0u | (c >> 12)} | (std::uint64_t{0x80u | ((c >> 6) & 0x3Fu)} << 8) |
+           (std::uint64_t{0x80u | (c & 0x3Fu)} << 16);
+}
+
+/// Slot of the raw key of a two-character phrase (`tw_raw_prefixes::pair2`, 14 bits).
+[[nodiscard]] constexpr std::uint32_t tw_raw_pair2_slot(std::uint64_t key) noexcept {
+    return static_cast<std::uint32_t>((key * 0xC2B2AE3D27D4EB4Full) >> 50);
+}
+
+/// Slot of the raw key of three characters (`tw_raw_prefixes::triple`, 14 bits): their first
+/// eight bytes `v` (little-endian) and their ninth byte `last`.
+[[nodiscard]] constexpr std::uint32_t tw_raw_triple_slot(std::uint64_t v, std::uint64_t last) noexcept {
+    return static_cast<std::uint32_t>(((v * 0x9E3779B97F4A7C15ull) ^ (last * 0xC2B2AE3D27D4EB4Full)) >> 50);
+}
+
+/// The phrase prefixes as raw input bytes, for the three-byte characters that fold to them.
+/// `pair`: the first two characters of every phrase of two or more characters
+/// (`tw_raw_pair_slot`); `pair2`: the two-character phrases (`tw_raw_pair2_slot`); `triple`:
+/// the first three characters of the longer phrases (`tw_raw_triple_slot`). A clear bit proves
+/// that no such phrase starts with those bytes.
+struct tw_raw_prefixes {
+    std::array<std::uint64_t, (std::size_t{1} << tw_raw_pair_bits) / 64> pair{};  // 16 KiB
+    std::array<std::uint64_t, 256> pair2{};                                        // 2 KiB
+    std::array<std::uint64_t, 256> triple{};                                       // 2 KiB
+};
+
+/// Builds the raw prefix bitmaps (about 0.2 ms; at run time, because the compiler would spend
+/// about a second on them in every translation unit).
+[[nodiscard]] inline tw_raw_prefixes build_tw_raw_prefixes() noexcept {
+    tw_raw_prefixes t;
+    // The inverse of the character fold: (to, from) sorted by `to`.
+    std::array<t2s_pair, t2s_table_size> inverse{};
+    for (std::size_t k = 0; k < t2s_table_size; ++k) inverse[k] = {t2s_table[k].to, t2s_table[k].from};
+    std::sort(inverse.begin(), inverse.end(), [](const t2s_pair& x, const t2s_pair& y) { return x.from < y.from; });
+    // Calls f for every three-byte character that folds to c (c itself included).
+    auto each_source = [&](char32_t c, auto&& f) {
+        const auto three = [](char32_t x) { return x >= 0x800 && x < 0x10000 && (x < 0xD800 || x > 0xDFFF); };
+        if (three(c)) f(c);
+        auto it = std::lower_bound(inverse.begin(), inverse.end(), c, [](const t2s_pair& x, char32_t v) { return x.from < v; });
+        for (; it != inverse.end() && it->from == c; ++it)
+            if (three(it->to)) f(it->to);
+    };
+    auto set = [](auto& bits, std::uint32_t slot) { bits[slot >> 6] |= std::uint64_t{1} << (slot & 63); };
+    for (const auto& p : tw_phrase_table) {
+        if (p.from.size() < 2) continue;
+        each_source(p.from[0], [&](char32_t a) {
+            each_source(p.from[1], [&](char32_t b) {
+                const std::uint64_t key = utf8_key3(a) | (utf8_key3(b) << 24);
+                set(t.pair, tw_raw_pair_slot(key));
+                if (p.from.size() == 2) {
+                    set(t.pair2, tw_raw_pair2_slot(key));
+                    return;
+                }
+                each_source(p.from[2], [&](char32_t c) {
+                    set(t.triple, tw_raw_triple_slot(key | (utf8_key3(c) << 48), utf8_key3(c) >> 16));
+                });
+            });
+        });
+    }
+    return t;
+}
+
+/// The raw prefix bitmaps, built at first use.
+[[nodiscard]] inline const tw_raw_prefixes& tw_raw_prefix_tables() noexcept {
+    static const tw_raw_prefixes tables = build_tw_raw_prefixes();
+    return tables;
+}
+
+// The raw prefix tests rely on this: a character of a phrase that is not three bytes long (then
+// tested as "maybe") is four bytes long, never one or two, and so is every character that
+// folds to one.
+static_assert(t2s_table[0].from >= 0x800 && [] {
+    for (const auto& p : tw_phrase_table)
+        for (const char32_t c : p.from)
+            if (c < 0x800) return false;
+    return true;
+}());
 
 /// Decodes a well-formed three-byte sequence at `p` (lead E0..EF, RFC 3629 rules); returns 0 when
 /// the bytes are not one (the caller then takes the general decoder). Reads p[0..2].
@@ -156,14 +248,29 @@ template <class Next>
 
 /// False when no Taiwan phrase can start at the `len`-byte unit at `in[i]`, whose folded code
 /// point is `folded` (as `match_tw_phrase` would find none); true means "maybe".
-[[nodiscard]] inline bool fused_may_start_phrase(std::string_view in, std::size_t i, std::size_t len, char32_t folded) noexcept {
+[[nodiscard]] inline bool fused_may_start_phrase(std::string_view in, std::size_t i, std::size_t len, char32_t folded,
+                                                  const tw_raw_prefixes& raw = tw_raw_prefix_tables()) noexcept {
+    if (folded >= 0x10000) return true;
+    const std::size_t n = in.size();
+    const bool single = fused_test_bit(tw_single_bitmap, static_cast<std::uint32_t>(folded));
+    if (len == 3 && n - i >= 9) {
+        // A three-byte character followed by a four-byte one, or by a three-byte one with which
+        // it starts a phrase (the raw pair's bit), and then either forms a two-character phrase
+        // or is followed by a four-byte character or by a three-byte one that continues a
+        // longer phrase. Any other unit (ASCII, two bytes, malformed) continues no phrase.
+        const std::uint64_t v = fused_load_le64(in.data() + i);
+        const std::uint64_t key = v & 0xFFFFFFFFFFFFull;
+        if (single || static_cast<unsigned char>(in[i + 3]) >= 0xF0) return true;
+        if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return false;
+        if (fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) || static_cast<unsigned char>(in[i + 6]) >= 0xF0) return true;
+        return fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[i + 8])));
+    }
     if (!may_start_tw_phrase(folded)) return false;
-    if (folded >= 0x10000 || fused_test_bit(tw_single_bitmap, static_cast<std::uint32_t>(folded))) return true;
+    if (single) return true;
     // No one-character phrase: a phrase needs a second character (as the reference's `next`
     // sees it: not past the end, not ASCII, well-formed, folded) whose pair with this one starts
     // some phrase.
     const std::size_t j = i + len;
-    const std::size_t n = in.size();
     if (j >= n || static_cast<unsigned char>(in[j]) < 0x80) return false;
     if (n - j >= 3) {
         const char32_t next = fused_decode3(reinterpret_cast<const unsigned char*>(in.data() + j));
@@ -206,6 +313,7 @@ inline constexpr std::size_t fused_growth = [] {
 /// `fused_padding` zero bytes.
 inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, const normalize_options& opt) noexcept {
     const std::size_t n = in.size();
+    const tw_raw_prefixes* const raw = opt.fold_script && opt.fold_phrases ? &tw_raw_prefix_tables() : nullptr;
     const char* s = in.data();
     while (i < n) {
         if (n - i >= 8) {
@@ -238,7 +346,7 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
                 // Most Han characters have no Traditional mapping: one bit test, no call.
                 const bool mapped = opt.fold_script && ((t2s_bmp_bitmap[cp >> 6] >> (cp & 63)) & 1u) != 0;
                 const char32_t folded = mapped ? fold_to_simplified(cp) : cp;
-                const bool phrase = opt.fold_script && opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded);
+                const bool phrase = opt.fold_script && opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded, *raw);
                 if (!phrase) {
                     if (folded == cp) {
                         o[0] = s[i];
@@ -284,20 +392,13 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
         if (may_script) {
             cp = fold_to_simplified(cp);
             if (opt.fold_phrases && may_start_tw_phrase(cp)) {
-                std::size_t ends[tw_phrase_max_length]{};
-                ends[0] = i + d.length;
-                const tw_phrase_match m = match_tw_phrase(cp, [&](std::size_t j) -> char32_t {
-                    const std::size_t at = ends[j - 1];
-                    if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
-                    const utf8::decoded next = utf8::decode(in, at);
-                    if (!next.valid) return U'\0';
-                    ends[j] = at + next.length;
-                    return fold_to_simplified(next.code_point);
-                });
+                tw_phrase_reader next{in};
+                next.ends[0] = i + d.length;
+                const tw_phrase_match m = match_tw_phrase(cp, next);
                 if (m.chars != 0) {
                     std::memcpy(o, m.to.data(), m.to.size());
                     o += m.to.size();
-                    i = ends[m.chars - 1];
+                    i = next.ends[m.chars - 1];
                     continue;
                 }
             }

@@ -35,6 +35,25 @@ struct normalize_options {
 
 namespace detail {
 
+/// The characters of a candidate phrase, read from the input for `match_tw_phrase` (shared by
+/// `normalize_core` and the fused fingerprint pass, so both read them alike): character j starts
+/// where character j - 1 ended, `ends[j - 1]` (the caller sets `ends[0]`); the end of the text,
+/// ASCII (phrases are Han) or a malformed unit ends the phrase (U'\0'); each character is
+/// script-folded.
+struct tw_phrase_reader {
+    std::string_view in;
+    std::size_t ends[tw_phrase_max_length]{};  // ends[j]: input offset after character j
+
+    constexpr char32_t operator()(std::size_t j) noexcept {
+        const std::size_t at = ends[j - 1];
+        if (at >= in.size() || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';
+        const utf8::decoded next = utf8::decode(in, at);
+        if (!next.valid) return U'\0';
+        ends[j] = at + next.length;
+        return fold_to_simplified(next.code_point);
+    }
+};
+
 /// Offset hooks of `normalize_core` that do nothing (plain normalization).
 struct no_offset_marks {
     static constexpr void run(std::size_t, std::size_t) noexcept {}
@@ -98,21 +117,13 @@ void normalize_core(std::string_view in, std::string& out, const normalize_optio
             if (may_script) {
                 cp = fold_to_simplified(cp);
                 if (opt.fold_phrases && detail::may_start_tw_phrase(cp)) {
-                    // ends[j]: the input offset after the j-th code point of a candidate phrase.
-                    std::size_t ends[detail::tw_phrase_max_length]{};
-                    ends[0] = i + d.length;
-                    const detail::tw_phrase_match m = detail::match_tw_phrase(cp, [&](std::size_t j) -> char32_t {
-                        const std::size_t at = ends[j - 1];
-                        if (at >= n || static_cast<unsigned char>(in[at]) < 0x80) return U'\0';  // phrases are Han
-                        const utf8::decoded next = utf8::decode(in, at);
-                        if (!next.valid) return U'\0';
-                        ends[j] = at + next.length;
-                        return fold_to_simplified(next.code_point);
-                    });
+                    detail::tw_phrase_reader next{in};
+                    next.ends[0] = i + d.length;
+                    const detail::tw_phrase_match m = detail::match_tw_phrase(cp, next);
                     if (m.chars != 0) {
                         out.append(m.to);
                         marks.unit(i, out_at);
-                        i = ends[m.chars - 1];
+                        i = next.ends[m.chars - 1];
                         continue;
                     }
                 }
