@@ -184,7 +184,11 @@ _SH_MAGIC = b"SEMFPSH1"
 
 
 def _sh_header(path: str) -> tuple[dict[str, Any], int] | None:
-    """The header of a block's shuffle file and the file offset of its first record, or None."""
+    """The header of a block's shuffle file and the file offset of its table of partition starts,
+    or None. Layout: magic, header length (4 bytes), header JSON (digest, signature, partitions,
+    bits), partitions + 1 record indices (8 bytes each: where each partition's records start),
+    then the records of every partition in order (rows as 4 bytes, then the fingerprints), so a
+    reader of one partition reads the header, 16 bytes of the table and its records only."""
     try:
         with open(path, "rb") as f:
             head = f.read(12)
@@ -192,10 +196,13 @@ def _sh_header(path: str) -> tuple[dict[str, Any], int] | None:
                 return None
             size = int.from_bytes(head[8:], "little")
             meta = json.loads(f.read(size))
+            table = 12 + size
+            f.seek(table + 8 * meta["partitions"])
+            total = int.from_bytes(f.read(8), "little")
             record = 4 + meta["bits"] // 8
-            if os.fstat(f.fileno()).st_size != 12 + size + record * sum(meta["counts"]):
+            if os.fstat(f.fileno()).st_size != table + 8 * (meta["partitions"] + 1) + record * total:
                 return None  # not the file that was written
-            return meta, 12 + size
+            return meta, table
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -210,15 +217,17 @@ def _write_shuffle(block: Block, fps: np.ndarray, options: Options, partitions: 
     records of the block's documents with a block key in that partition, each document once per
     partition. One file, partitions in order, so that a candidate task reads its slice only."""
     keys = _partitions_of(fps, options.bits, options.radius, partitions)
-    counts, chunks = [], []
+    starts, chunks = [0], []
     for part in range(partitions):
         rows = np.nonzero((keys == np.uint64(part)).any(axis=1))[0]
-        counts.append(int(rows.size))
+        starts.append(starts[-1] + int(rows.size))
         chunks.append(rows.astype(np.uint32).tobytes())
         chunks.append(np.ascontiguousarray(fps[rows]).tobytes())
     meta = json.dumps({"digest": options.digest, "signature": _block_signature(block), "partitions": partitions,
-                       "bits": options.bits, "counts": counts}).encode()
-    _atomic_write(_sh_path(work_dir, block), _SH_MAGIC + len(meta).to_bytes(4, "little") + meta + b"".join(chunks))
+                       "bits": options.bits}).encode()
+    table = np.array(starts, dtype="<u8").tobytes()
+    _atomic_write(_sh_path(work_dir, block),
+                  _SH_MAGIC + len(meta).to_bytes(4, "little") + meta + table + b"".join(chunks))
 
 
 def _fingerprint_block(block: Block, options: Options, partitions: int, work_dir: str) -> tuple[int, int, bool]:
@@ -305,19 +314,20 @@ def _read_partition(block: Block, part: int, options: Options, partitions: int, 
     header = _sh_header(path)
     if not _sh_valid(header[0] if header else None, block, options.digest, partitions):
         raise RuntimeError(f"shuffle output of block {block.index} is missing or stale")
-    meta, start = header  # type: ignore[misc]
+    _, table = header  # type: ignore[misc]
     words = options.bits // 64
     record = 4 + 8 * words
-    counts = meta["counts"]
-    k = counts[part]
     with open(path, "rb") as f:
-        f.seek(start + record * sum(counts[:part]))
+        f.seek(table + 8 * part)
+        first, end = np.frombuffer(f.read(16), dtype="<u8").tolist()
+        k = end - first
+        f.seek(table + 8 * (partitions + 1) + record * first)
         data = f.read(record * k)
     if len(data) != record * k:
         raise RuntimeError(f"shuffle output of block {block.index} is truncated")
     rows = np.frombuffer(data, dtype=np.uint32, count=k)
     fps = np.frombuffer(data, dtype=np.uint64, count=k * words, offset=4 * k)
-    return rows, (fps if words == 1 else fps.reshape(k, 2)), start + len(data)
+    return rows, (fps if words == 1 else fps.reshape(k, 2)), table + 16 + len(data)
 
 
 def _candidates(part: int, count: int, blocks: Sequence[Block], offsets: np.ndarray, options: Options,
