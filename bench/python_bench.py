@@ -3,7 +3,8 @@
 
   PYTHONPATH=build/<dir>/examples/python /usr/bin/python3 bench/python_bench.py \
       --tool build/<dir>/examples/semfp/semfp [--docs 1000000] [--corpus ../shared/corpus] \
-      [--skip-overhead] [--skip-dask] [--workers 1,2] [--keep-corpus PATH]
+      [--skip-overhead] [--skip-dask] [--workers 1,2] [--keep-corpus PATH] [--reps N] \
+      [--compare MODULE]
 
 1. fingerprint_many overhead: `semfp.fingerprint_many(texts, threads=1)` against the same engine's
    loop over the same texts timed inside C++ (`Engine.time_native_loop`), in the same run; medians
@@ -14,7 +15,11 @@
    singletons, shuffled so that related documents lie in different blocks). Prints wall time and
    the stages' seconds, peak RSS of every worker process (getrusage inside the worker) and of the
    client process (which also runs the scheduler), the bytes each stage moved, and whether the
-   concatenated parts equal the tool's output byte for byte.
+   concatenated parts equal the tool's output byte for byte. With --reps N the tool and every
+   Dask configuration run N times, interleaved, and the medians are printed at the end. With
+   --compare MODULE (e.g. an earlier semfp/dask.py copied beside the package as
+   semfp/dask_before.py) that implementation runs too, alternating with semfp.dask, on the same
+   corpus and the same built extension.
 The corpus is generated in a child process so that its memory does not count as the client's.
 """
 
@@ -22,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import glob
+import importlib
 import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -155,10 +162,56 @@ def mb(x: int) -> str:
     return f"{x / 1e6:.1f}"
 
 
-def dask_vs_tool(tool: str, corpus_dir: str, docs: int, workers_list: list[int], block_mb: float,
-                 keep_corpus: str | None) -> None:
-    import semfp.dask
+def same_bytes(expected: str, parts: list[str]) -> bool:
+    """Whether the concatenated parts equal the file ``expected`` (streamed: the files may be large)."""
+    if sum(os.path.getsize(p) for p in parts) != os.path.getsize(expected):
+        return False
+    with open(expected, "rb") as f:
+        for p in parts:
+            with open(p, "rb") as g:
+                while True:
+                    a = g.read(1 << 22)
+                    if not a:
+                        break
+                    if f.read(len(a)) != a:
+                        return False
+    return True
+
+
+def dask_run(impl, name: str, workers: int, corpus: str, d: str, block_mb: float, expected: str, tool_s: float,
+             n: int) -> tuple[float, dict]:
     from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    if os.path.isdir(d):  # a cold run every time: no finished blocks to reuse
+        shutil.rmtree(d)
+    reset = reset_peak_rss()
+    t0 = time.perf_counter()
+    stats = impl.dedup([corpus], d, client, block_bytes=int(block_mb * (1 << 20)))
+    secs = time.perf_counter() - t0
+    rss = worker_rss(client)
+    client_rss = peak_rss_mb_self()
+    client.close()
+    cluster.close()
+    equal = same_bytes(expected, sorted(glob.glob(os.path.join(d, "part-*.jsonl"))))
+    print(f"| {name}, {workers} worker(s) | {n} docs | {secs:.1f} s ({secs / tool_s:.2f}x the tool) | "
+          f"peak RSS per worker {', '.join(map(str, rss))} MB; client+scheduler "
+          f"{client_rss:.0f} MB{'' if reset else ' (not reset: includes earlier runs)'} | "
+          f"{stats['blocks']} blocks, {stats['partitions']} partitions, {stats['edges']} edges, "
+          f"{stats['clusters']} clusters | equal to the tool: {equal} |", flush=True)
+    print(f"  stages (s): {json.dumps(stats['seconds'])}", flush=True)
+    print(f"  bytes (MB): {json.dumps({k: round(x / 1e6, 1) for k, x in stats['bytes'].items()})}", flush=True)
+    if not equal:
+        raise RuntimeError(f"{name} with {workers} worker(s) differs from the tool's output")
+    return secs, stats
+
+
+def dask_vs_tool(tool: str, corpus_dir: str, docs: int, workers_list: list[int], block_mb: float,
+                 keep_corpus: str | None, reps: int = 1, compare: str | None = None) -> None:
+    impls = [("semfp.dask", importlib.import_module("semfp.dask"))]
+    if compare:
+        impls.insert(0, (compare, importlib.import_module(compare)))
+    runs: dict[str, list[tuple[float, dict]]] = {}
     with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as tmp:
         corpus = keep_corpus or os.path.join(tmp, "planted.jsonl")
         if not (keep_corpus and os.path.exists(keep_corpus)):
@@ -169,45 +222,31 @@ def dask_vs_tool(tool: str, corpus_dir: str, docs: int, workers_list: list[int],
         n = sum(1 for _ in open(corpus, "rb"))
         size = os.path.getsize(corpus)
         out = os.path.join(tmp, "tool.jsonl")
-        tool_s, tool_rss = run_tool(tool, corpus, out)
-        expected_size = os.path.getsize(out)
-        print(f"| semfp dedup --threads 2 | {n} docs, {mb(size)} MB | {tool_s:.1f} s | peak RSS {tool_rss:.0f} MB |",
-              flush=True)
-        for workers in workers_list:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-            d = os.path.join(tmp, f"dask{workers}")
-            reset = reset_peak_rss()
-            t0 = time.perf_counter()
-            stats = semfp.dask.dedup([corpus], d, client, block_bytes=int(block_mb * (1 << 20)))
-            secs = time.perf_counter() - t0
-            rss = worker_rss(client)
-            client_rss = peak_rss_mb_self()
-            client.close()
-            cluster.close()
-            parts = sorted(glob.glob(os.path.join(d, "part-*.jsonl")))
-            equal = sum(os.path.getsize(p) for p in parts) == expected_size
-            if equal:  # compare streaming, the files may be large
-                with open(out, "rb") as f:
-                    for p in parts:
-                        with open(p, "rb") as g:
-                            while True:
-                                a = g.read(1 << 22)
-                                if not a:
-                                    break
-                                if f.read(len(a)) != a:
-                                    equal = False
-                                    break
-                        if not equal:
-                            break
-            v = stats["bytes"]
-            print(f"| semfp.dask, {workers} worker(s) | {n} docs | {secs:.1f} s ({secs / tool_s:.2f}x the tool) | "
-                  f"peak RSS per worker {', '.join(map(str, rss))} MB; client+scheduler "
-                  f"{client_rss:.0f} MB{'' if reset else ' (not reset: includes earlier runs)'} | "
-                  f"{stats['blocks']} blocks, {stats['partitions']} partitions, {stats['edges']} edges, "
-                  f"{stats['clusters']} clusters | equal to the tool: {equal} |", flush=True)
-            print(f"  stages (s): {json.dumps(stats['seconds'])}", flush=True)
-            print(f"  bytes (MB): {json.dumps({k: round(x / 1e6, 1) for k, x in v.items()})}", flush=True)
+        for rep in range(reps):
+            with open("/proc/loadavg") as f:
+                print(f"rep {rep + 1}/{reps}: load average {f.read().split()[:3]}", flush=True)
+            tool_s, tool_rss = run_tool(tool, corpus, out)
+            runs.setdefault("semfp dedup --threads 2", []).append((tool_s, {}))
+            print(f"| semfp dedup --threads 2 | {n} docs, {mb(size)} MB | {tool_s:.1f} s | "
+                  f"peak RSS {tool_rss:.0f} MB |", flush=True)
+            for workers in workers_list:
+                for name, impl in impls:
+                    r = dask_run(impl, name, workers, corpus, os.path.join(tmp, f"dask{workers}"), block_mb, out,
+                                 tool_s, n)
+                    runs.setdefault(f"{name}, {workers} worker(s)", []).append(r)
+        if reps > 1:
+            base = statistics.median(s for s, _ in runs["semfp dedup --threads 2"])
+            print(f"medians of {reps} (wall s, ratio to the tool's median; stage medians, s; bytes medians, MB):",
+                  flush=True)
+            for name, rs in runs.items():
+                m = statistics.median(s for s, _ in rs)
+                stages, volume = {}, {}
+                if rs[0][1]:
+                    stages = {k: round(statistics.median(r[1]["seconds"][k] for r in rs), 2) for k in rs[0][1]["seconds"]}
+                    volume = {k: round(statistics.median(r[1]["bytes"][k] for r in rs) / 1e6, 1)
+                              for k in rs[0][1]["bytes"]}
+                print(f"| {name} | {m:.2f} s | {m / base:.2f}x | {json.dumps(stages)} | {json.dumps(volume)} |",
+                      flush=True)
 
 
 def main() -> int:
@@ -221,6 +260,8 @@ def main() -> int:
     ap.add_argument("--workers", default="1,2", help="worker counts of the Dask runs")
     ap.add_argument("--block-mb", type=float, default=32.0)
     ap.add_argument("--keep-corpus", help="generate the planted corpus here (or reuse it)")
+    ap.add_argument("--reps", type=int, default=1, help="runs of every configuration (medians printed)")
+    ap.add_argument("--compare", help="another implementation of semfp.dask.dedup to run alternately (module name)")
     ap.add_argument("--generate", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.generate:
@@ -234,7 +275,8 @@ def main() -> int:
     if not a.skip_dask:
         if not a.tool:
             ap.error("--tool is needed for the Dask comparison")
-        dask_vs_tool(a.tool, a.corpus, a.docs, [int(w) for w in a.workers.split(",")], a.block_mb, a.keep_corpus)
+        dask_vs_tool(a.tool, a.corpus, a.docs, [int(w) for w in a.workers.split(",")], a.block_mb, a.keep_corpus,
+                     a.reps, a.compare)
     with open("/proc/loadavg") as f:
         print(f"end {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average {f.read().split()[:3]}",
               flush=True)

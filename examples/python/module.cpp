@@ -80,17 +80,18 @@ public:
     py::tuple fingerprint_jsonl(const py::bytes& data, const std::string& format, const std::string& id_field,
                                 const std::string& text_field, const std::string& encoding,
                                 const std::string& html_text_name, const std::string& source, std::size_t first_line,
-                                bool keep_raw, unsigned threads) const {
+                                bool keep_raw, unsigned threads, std::size_t max_document_size) const {
         const input_options opt = reader_options(format, id_field, text_field, encoding, html_text_name);
         if (first_line == 0) throw py::value_error("first_line is 1-based");
         const std::string_view bytes(PyBytes_AS_STRING(data.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(data.ptr())));
         const std::string name = source;
         std::vector<Document> docs;
         std::vector<fp_value> fps;
+        std::vector<input_problem> skipped;  // over-long lines, in line order
         std::size_t n = 0;
         {
             py::gil_scoped_release release;
-            n = split_line_documents(bytes, opt.format, name, first_line, docs);
+            n = split_line_documents(bytes, opt.format, name, first_line, docs, max_document_size, &skipped);
             fps.resize(n);
             WorkerPool pool(threads);
             pool.for_each(n, [&](std::size_t i) {
@@ -108,8 +109,11 @@ public:
         std::uint64_t* o = out.mutable_data();
         std::uint64_t* l = lines.mutable_data();
         std::size_t k = 0;
+        std::size_t next_skip = 0;  // next skipped line to report: problems stay in line order
         for (std::size_t i = 0; i < n; ++i) {
             const Document& d = docs[i];
+            for (; next_skip < skipped.size() && skipped[next_skip].line < d.line; ++next_skip)
+                problems.append(py::make_tuple(skipped[next_skip].line, skipped[next_skip].message));
             for (const auto& p : d.problems) problems.append(py::make_tuple(p.line, p.message));
             if (!d.valid) continue;
             store(o, k, fps[i], bits());
@@ -118,6 +122,8 @@ public:
             if (keep_raw) raws.append(py::bytes(keep_line(d)));
             ++k;
         }
+        for (; next_skip < skipped.size(); ++next_skip)
+            problems.append(py::make_tuple(skipped[next_skip].line, skipped[next_skip].message));
         return py::make_tuple(out, ids, lines, problems, keep_raw ? py::object(raws) : py::object(py::none()));
     }
 
@@ -466,7 +472,8 @@ PYBIND11_MODULE(_semfp, m) {
         .def("fingerprint_jsonl", &PyEngine::fingerprint_jsonl, py::arg("data"), py::arg("format") = "jsonl",
              py::arg("id_field") = "id", py::arg("text_field") = "text", py::arg("encoding") = "auto",
              py::arg("html_text") = "main", py::arg("source") = "<bytes>", py::arg("first_line") = 1,
-             py::arg("keep_raw") = false, py::arg("threads") = 0);
+             py::arg("keep_raw") = false, py::arg("threads") = 0,
+             py::arg("max_document_size") = static_cast<std::size_t>(-1));
 
     py::class_<PyClusterer> clusterer(m, "Clusterer");
     clusterer.def(py::init<unsigned, unsigned, bool, std::string>())

@@ -18,8 +18,12 @@ namespace semfp::cli {
 /// lines are skipped; a last line without a line break counts. `first_line` is the 1-based line
 /// number of the first line of `bytes` in its file (1 when `bytes` is a whole file; the BOM rule
 /// applies only then). `source` names the file in messages and must outlive the documents.
+/// A line longer than `max_document_bytes` (without its line feed, as `--max-document-size`
+/// counts it) is skipped and reported in `skipped`, with the tool's message, when given.
 /// Returns the number of documents; `docs` is resized to hold them (buffers reused).
 std::size_t split_line_documents(std::string_view bytes, input_format format, const std::string& source,
-                                 std::size_t first_line, std::vector<Document>& docs);
+                                 std::size_t first_line, std::vector<Document>& docs,
+                                 std::size_t max_document_bytes = static_cast<std::size_t>(-1),
+                                 std::vector<input_problem>* skipped = nullptr);
 
 }  // namespace semfp::cli

@@ -37,6 +37,7 @@ __all__ = [
     "Error",
     "HammingIndex",
     "JsonlResult",
+    "MAX_DOCUMENT_SIZE",
     "Options",
     "SinglePassClusterer",
     "fingerprint",
@@ -180,16 +181,24 @@ class JsonlResult(NamedTuple):
     problems: list[tuple[int, str]]
 
 
+MAX_DOCUMENT_SIZE = 256 << 20
+"""The tool's default ``--max-document-size``: the longest line read as one document (bytes)."""
+
+
 def fingerprint_jsonl(data: bytes, bits: int | None = None, *, options: Options | None = None, threads: int = 0,
-                      format: str = "jsonl", **kw: Any) -> JsonlResult:
+                      format: str = "jsonl", max_document_size: int = MAX_DOCUMENT_SIZE, **kw: Any) -> JsonlResult:
     """Parses JSON Lines (or one document per line with ``format="lines"``) exactly as the
     ``semfp`` tool reads a file and fingerprints every valid document. JSON is parsed in C++
-    without the GIL. Bad lines (malformed JSON, missing fields, NUL bytes) are skipped and listed
-    in ``problems``; invalid UTF-8 is decoded as the tool decodes it and also listed.
+    without the GIL. Bad lines (malformed JSON, missing fields, NUL bytes, lines longer than
+    ``max_document_size`` bytes as the tool's ``--max-document-size``) are skipped and listed in
+    ``problems``; invalid UTF-8 is decoded as the tool decodes it and also listed.
     """
     o = _options(options, bits, kw)
+    if max_document_size < 0:
+        raise ValueError("max_document_size must not be negative")
     fps, ids, lines, problems, _ = _engine_of(o).fingerprint_jsonl(
-        bytes(data), format, o.id_field, o.text_field, o.encoding, o.html_text, "<bytes>", 1, False, threads)
+        bytes(data), format, o.id_field, o.text_field, o.encoding, o.html_text, "<bytes>", 1, False, threads,
+        max_document_size)
     return JsonlResult(fps, [i.decode("utf-8", "surrogateescape") for i in ids], lines, problems)
 
 

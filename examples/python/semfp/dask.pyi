@@ -10,8 +10,9 @@ class Block:
     end: int
     first_line: int
     format: str
+    max_document_size: int
 
 def dedup(inputs: Sequence[str], out_dir: str, client: Any = ..., *, options: Options | None = ..., keep: bool = ...,
           link: str = ..., block_bytes: int = ..., partitions: int | None = ..., work_dir: str | None = ...,
-          format: str | None = ..., **kw: Any) -> dict[str, Any]: ...
+          format: str | None = ..., max_document_size: int = ..., **kw: Any) -> dict[str, Any]: ...
 def main(argv: Sequence[str] | None = ...) -> int: ...

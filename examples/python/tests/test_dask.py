@@ -87,15 +87,25 @@ def test_planted_corpus_equals_the_tool(client, tool, tmp_path):
         out, keep = tool_dedup(tool, tmp_path, [str(corpus)], o)
         d = tmp_path / f"dask{bits}"
         block = (512 << 10) if bits == 64 else (128 << 10)
-        stats = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=block)
+        stats = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=block,
+                                 partitions=4)
         assert stats["documents"] == n and stats["blocks"] >= 10
         assert stats["clusters"] < n * 0.7  # chains and copies were found
         assert concatenated(d, "part") == out
         assert concatenated(d, "keep") == keep
-        if bits == 64:  # a second run reuses every finished block and writes the same bytes
-            again = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=512 << 10)
-            assert again["blocks_reused"] == again["blocks"]
+        # A key shuffle: the candidate tasks together read the shuffle files once (plus each
+        # block's header once per task), not every fingerprint once per task.
+        v, p = stats["bytes"], stats["partitions"]
+        assert p == 4
+        assert v["candidates_read"] <= v["shuffle_written"] + p * stats["blocks"] * 1024
+        assert v["write_read"] < v["fingerprint_written"]  # own ids only
+        if bits == 64:  # a second run reuses every finished block and writes the same bytes, also
+            # with another partition count (the blocks' records are re-split from their fingerprints)
+            again = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=512 << 10,
+                                     partitions=p + 3)
+            assert again["blocks_reused"] == again["blocks"] and again["partitions"] == p + 3
             assert concatenated(d, "part") == out
+            assert concatenated(d, "keep") == keep
 
 
 def test_components_link_is_single_linkage(client, tmp_path):
@@ -203,7 +213,7 @@ def kill_corpus(tmp_path_factory, tool):
     return str(corpus), tool_dedup(tool, d, [str(corpus)], semfp.Options())
 
 
-@pytest.mark.parametrize("stage", ["_fingerprint_block", "_candidates", "_replay", "_write_block"])
+@pytest.mark.parametrize("stage", ["_fingerprint_block", "_candidates", "_replay", "_centre_ids", "_write_block"])
 def test_a_worker_killed_mid_run(fresh_client, kill_corpus, tmp_path, stage):
     corpus, (out, keep) = kill_corpus
     c = fresh_client
@@ -218,3 +228,59 @@ def test_a_worker_killed_mid_run(fresh_client, kill_corpus, tmp_path, stage):
     assert stats["blocks"] >= 8
     assert concatenated(tmp_path / "dask", "part") == out
     assert concatenated(tmp_path / "dask", "keep") == keep
+
+
+def padded_line(doc_id, text, size, end=b"\n"):
+    """A JSON line of exactly ``size`` bytes before ``end`` (the text padded with spaces)."""
+    line = json.dumps({"id": doc_id, "text": text}, ensure_ascii=False).encode()
+    assert len(line) <= size
+    return line[:-2] + b" " * (size - len(line)) + line[-2:] + end
+
+
+def test_max_document_size_skips_lines_like_the_tool(client, tool, tmp_path):
+    """Lines longer than --max-document-size (CR included, line feed not) are skipped at read
+    time, whichever block they fall in, with the tool's message; the rest is byte-identical."""
+    limit = 1500
+    sample = [json.loads(l) for l in open(SAMPLE, "rb").read().splitlines() if l.strip()]
+    lines = [json.dumps(r, ensure_ascii=False).encode() + b"\n" for r in sample]
+    # Near copies of sample documents, padded: kept they would join clusters, so skipping shows.
+    too_long = {0: padded_line("long-first", sample[3]["text"], limit + 1),
+                150: padded_line("long-crlf", sample[150]["text"], limit, b"\r\n"),  # limit + CR
+                400: padded_line("long-mid", sample[400]["text"], 3 * limit)}
+    fits = {200: padded_line("fits", sample[200]["text"], limit),
+            300: padded_line("fits-crlf", sample[300]["text"], limit - 1, b"\r\n")}
+    out_lines = []
+    for i, l in enumerate(lines):
+        out_lines += [too_long.get(i, b""), fits.get(i, b""), l]
+    out_lines.append(padded_line("long-last", sample[500]["text"], limit + 7, b""))  # no final line feed
+    data = b"".join(x for x in out_lines if x)
+    corpus = tmp_path / "long.jsonl"
+    corpus.write_bytes(data)
+    skipped = [i + 1 for i, l in enumerate(data.split(b"\n")) if len(l) > limit]
+    assert len(skipped) == 4
+
+    r = semfp.fingerprint_jsonl(data, max_document_size=limit)
+    assert [line for line, _ in r.problems] == skipped
+    assert all("longer than the maximum document size (1500 bytes; see --max-document-size), skipped" in m
+               for _, m in r.problems)
+    assert {"fits", "fits-crlf"} <= set(r.ids) and not {"long-first", "long-crlf", "long-mid", "long-last"} & set(r.ids)
+    assert len(semfp.fingerprint_jsonl(data).ids) == len(r.ids) + 4  # the default limit keeps them
+
+    o = semfp.Options()
+    out, keep = tool_dedup(tool, tmp_path, [str(corpus)], o, "--max-document-size", str(limit))
+    d = tmp_path / "dask"
+    stats = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, block_bytes=16 << 10,
+                             max_document_size=limit)
+    assert stats["blocks"] > 4 and stats["problems"] == 4
+    assert concatenated(d, "part") == out
+    assert concatenated(d, "keep") == keep
+    unlimited, _ = tool_dedup(tool, tmp_path, [str(corpus)], o)
+    assert unlimited != out  # the skipped lines would have changed the output
+    # The command line takes the tool's size syntax; a rerun with another limit does not reuse blocks.
+    p = run_module([str(corpus), "--out", str(d), "--block-mb", "0.016", "--max-document-size", "1500"], {})
+    _, err = p.communicate(timeout=300)
+    assert p.returncode == 0, err.decode(errors="replace")
+    assert concatenated(d, "part") == out
+    again = semfp.dask.dedup([str(corpus)], str(d), client, options=o, block_bytes=16 << 10, max_document_size=2 << 10)
+    assert again["blocks_reused"] < again["blocks"] and again["problems"] == 1
+    assert concatenated(d, "part") == tool_dedup(tool, tmp_path, [str(corpus)], o, "--max-document-size", "2k")[0]
