@@ -10,6 +10,13 @@
 // process doing nothing else (baseline), the precomputed embedded dictionary (forward, and with
 // the reverse trie, and one sentence segmented in every mode), and the same word list built at
 // run time with Dictionary::from_lines (forward, and with the reverse trie).
+//
+// With cppjieba available at configure time (bench/extra_cppjieba.cmake: SEMFP_CPPJIEBA_DIR or
+// SEMFP_FETCH_CPPJIEBA), the same lines are also segmented in this process by cppjieba's
+// MPSegment (dictionary DAG + maximum probability, no HMM: its fastest full segmentation), once
+// through its public `Cut` to words and once to word ranges only (no output strings), and
+// `FmmVsCppjieba` times FMM forward and cppjieba alternately, round by round, and reports the
+// median ratio. Without cppjieba these benchmarks are not registered and a line says so.
 #include "support/corpus.hpp"
 
 #include <semfp/dict/embedded.hpp>
@@ -20,8 +27,13 @@
 
 #include <benchmark/benchmark.h>
 
+#if defined(SEMFP_HAVE_CPPJIEBA)
+#include <cppjieba/MPSegment.hpp>
+#endif
+
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +46,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -207,6 +220,102 @@ void BM_DictionaryReady(benchmark::State& state) {
     state.counters["dict_MB"] = static_cast<double>(bytes) / 1e6;
 }
 
+#if defined(SEMFP_HAVE_CPPJIEBA)
+// cppjieba's dictionary-only segmenter over its own dictionary (loaded once, outside the timing).
+const cppjieba::MPSegment& jieba_mp() {
+    static const cppjieba::MPSegment seg(SEMFP_CPPJIEBA_DICT);
+    return seg;
+}
+
+// Number of words cppjieba's MPSegment finds in `texts`. `ranges`: stop at word ranges (its
+// internal result, no strings built), else its public Cut to `Word`s.
+std::size_t jieba_cut_all(const std::vector<std::string>& texts, bool ranges) {
+    const cppjieba::MPSegment& seg = jieba_mp();
+    std::size_t n = 0;
+    std::vector<cppjieba::Word> words;
+    std::vector<cppjieba::WordRange> wrs;
+    // The separators MPSegment's own Cut splits on (SegmentBase's default set).
+    static const std::unordered_set<cppjieba::Rune> separators = [] {
+        std::unordered_set<cppjieba::Rune> set;
+        cppjieba::RuneStrArray runes;
+        if (cppjieba::DecodeUTF8RunesInString(cppjieba::SPECIAL_SEPARATORS, runes))
+            for (const auto& r : runes) set.insert(r.rune);
+        return set;
+    }();
+    for (const auto& t : texts) {
+        if (!ranges) {
+            seg.Cut(t, words);
+            n += words.size();
+            continue;
+        }
+        wrs.clear();
+        cppjieba::PreFilter filter(separators, t);
+        while (filter.HasNext()) {
+            const cppjieba::PreFilter::Range r = filter.Next();
+            seg.Cut(r.begin, r.end, wrs);
+        }
+        n += wrs.size();
+    }
+    return n;
+}
+
+void BM_CppjiebaMP(benchmark::State& state) {
+    const bool ranges = state.range(1) != 0;
+    const auto& texts = state.range(0) ? g_han : g_texts;
+    std::size_t words = 0;
+    for (auto _ : state) {
+        words = jieba_cut_all(texts, ranges);
+        benchmark::DoNotOptimize(words);
+    }
+    state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(state.range(0) ? g_han_bytes : g_bytes));
+    state.counters["tokens"] = static_cast<double>(words);
+}
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// FMM forward and cppjieba MPSegment (word ranges) over the same lines, alternated `rounds`
+// times in this thread; thread CPU time; medians of the per-round speeds and of the ratios.
+void BM_FmmVsCppjieba(benchmark::State& state) {
+    const bool han = state.range(0) != 0;
+    const auto& texts = han ? g_han : g_texts;
+    const double mb = static_cast<double>(han ? g_han_bytes : g_bytes) / 1e6;
+    const semfp::FmmSegmenter seg(semfp::embedded_dictionary(), semfp::segment_mode::forward);
+    std::vector<double> fmm, jieba, ratio;
+    std::size_t fmm_tokens = 0;
+    std::size_t jieba_tokens = jieba_cut_all(texts, true);  // warm: dictionary loaded, pages touched
+    for (auto _ : state) {
+        fmm.clear();
+        jieba.clear();
+        ratio.clear();
+        for (int round = 0; round < 5; ++round) {
+            const double t0 = thread_cpu_seconds();
+            std::size_t n = 0;
+            for (const auto& t : texts) seg.tokenize(t, [&](std::string_view w) { n += w.size() != 0; });
+            const double t1 = thread_cpu_seconds();
+            jieba_tokens = jieba_cut_all(texts, true);
+            const double t2 = thread_cpu_seconds();
+            fmm_tokens = n;
+            fmm.push_back(mb / (t1 - t0));
+            jieba.push_back(mb / (t2 - t1));
+            ratio.push_back((t2 - t1) / (t1 - t0));
+        }
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    state.counters["fmm_MBps"] = median(fmm);
+    state.counters["cppjieba_MBps"] = median(jieba);
+    state.counters["ratio"] = median(ratio);
+    state.counters["fmm_tokens"] = static_cast<double>(fmm_tokens);
+    state.counters["cppjieba_tokens"] = static_cast<double>(jieba_tokens);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -270,6 +379,17 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("FmmRuntimeTries/forward/han_only", BM_FmmRuntimeTries)->Args({1, 0});
     benchmark::RegisterBenchmark("FmmRuntimeTries/reverse/han_only", BM_FmmRuntimeTries)->Args({1, 1});
     benchmark::RegisterBenchmark("FmmRuntimeTries/bidirectional/han_only", BM_FmmRuntimeTries)->Args({1, 2});
+#if defined(SEMFP_HAVE_CPPJIEBA)
+    benchmark::RegisterBenchmark("CppjiebaMP/words/mixed", BM_CppjiebaMP)->Args({0, 0});
+    benchmark::RegisterBenchmark("CppjiebaMP/ranges/mixed", BM_CppjiebaMP)->Args({0, 1});
+    benchmark::RegisterBenchmark("CppjiebaMP/words/han_only", BM_CppjiebaMP)->Args({1, 0});
+    benchmark::RegisterBenchmark("CppjiebaMP/ranges/han_only", BM_CppjiebaMP)->Args({1, 1});
+    benchmark::RegisterBenchmark("FmmVsCppjieba/han_only", BM_FmmVsCppjieba)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("FmmVsCppjieba/mixed", BM_FmmVsCppjieba)->Arg(0)->Iterations(1)->Unit(benchmark::kMillisecond);
+#else
+    std::printf("cppjieba comparison skipped: configure with -DSEMFP_CPPJIEBA_DIR=... or -DSEMFP_FETCH_CPPJIEBA=ON "
+                "(bench/extra_cppjieba.cmake)\n");
+#endif
     benchmark::RegisterBenchmark("DictionaryReady/forward", BM_DictionaryReady)->Arg(0)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("DictionaryReady/forward+reverse", BM_DictionaryReady)->Arg(1)->Unit(benchmark::kMillisecond);
     benchmark::Initialize(&argc, argv);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -203,6 +204,62 @@ TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds on bursts of nea
         CHECK(std::is_sorted(m.begin(), m.end()));
         CHECK(m.size() == c.size);
         CHECK(batch.cluster_size(c.id) == c.size);
+    }
+}
+
+TEST_CASE("SinglePassClusterer on a planted stream equals a linear scan over the centres", "[index][cluster]") {
+    // The benchmark's distribution (one in ten a copy of a uniformly chosen earlier fingerprint
+    // with 0..3 flipped bits, the rest random) at the paper's threshold, large enough for the
+    // index's segments to split into many buckets and repack often.
+    const std::size_t n = 30000;
+    std::mt19937_64 rng(4242);
+    std::vector<semfp::Fingerprint64> fps;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && rng() % 10 == 0) {
+            auto fp = fps[rng() % i];
+            for (auto f = rng() % 4; f > 0; --f) fp = flip(fp, static_cast<unsigned>(rng() % 64));
+            fps.push_back(fp);
+        } else {
+            fps.emplace_back(rng());
+        }
+    }
+    std::vector<std::uint64_t> centre_fp;
+    std::vector<std::size_t> centre_item;
+    std::vector<std::size_t> expected(n);
+    std::vector<unsigned> expected_d(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t x = fps[i].value();
+        std::size_t best = centre_fp.size();
+        unsigned best_d = 4;
+        for (std::size_t c = 0; c < centre_fp.size(); ++c) {
+            const auto d = static_cast<unsigned>(std::popcount(centre_fp[c] ^ x));
+            if (d < best_d) {
+                best_d = d;
+                best = c;
+            }
+        }
+        if (best == centre_fp.size()) {
+            centre_fp.push_back(x);
+            centre_item.push_back(i);
+            expected[i] = i;
+            expected_d[i] = 0;
+        } else {
+            expected[i] = centre_item[best];
+            expected_d[i] = best_d;
+        }
+    }
+    REQUIRE(centre_fp.size() > n / 2);       // mostly new centres, as in the benchmark
+    REQUIRE(centre_fp.size() < n - n / 20);  // and thousands of joins
+
+    semfp::SinglePassClusterer<64> batch(semfp::cluster_options::paper());
+    batch.add_range(fps, 7);
+    semfp::SinglePassClusterer<64> single(semfp::cluster_options::paper());
+    REQUIRE(batch.cluster_count() == centre_fp.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(batch.cluster_of(7 + i) == 7 + expected[i]);
+        const auto a = single.add(fps[i], 7 + i);
+        REQUIRE(a.cluster == 7 + expected[i]);
+        REQUIRE(a.distance == expected_d[i]);
     }
 }
 
