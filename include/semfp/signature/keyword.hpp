@@ -8,9 +8,10 @@
 /// Equality (not a Hamming radius) is the point: it can be checked against a store of billions
 /// of fingerprints with a hash lookup or a Bloom filter (index/fingerprint_set.hpp,
 /// index/bloom_filter.hpp). The design follows from that:
-/// - every choice is deterministic and platform-independent: weights are tf or tf x idf, ties
-///   are broken by the term's bytes (code-point order for UTF-8), and the kept terms are hashed
-///   in code-point order, so the same text gives the same digest everywhere;
+/// - every choice is deterministic and platform-independent: weights are tf or tf x idf (times
+///   an opt-in part-of-speech factor, pos_tags.hpp), ties are broken by the term's bytes
+///   (code-point order for UTF-8), and the kept terms are hashed in code-point order, so the
+///   same text gives the same digest everywhere;
 /// - the digest is a 128-bit `Md5` by default (stores hold billions of keys; 64 bits would give
 ///   collisions), printed as `md5sum` prints it;
 /// - a text whose tokens give no keyword falls back to the exact signature of its normalized
