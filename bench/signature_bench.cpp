@@ -1,6 +1,7 @@
 // Exact-signature methods beside Simhash, in one run: documents per second of the default
 // 128-bit Simhash (the baseline every ratio is taken against), exact signatures, keyword
-// fingerprints (TF with bigrams; TF-IDF with dictionary words and the embedded IDF table) and
+// fingerprints (TF with bigrams; TF-IDF with dictionary words and the embedded IDF table, with
+// and without the part-of-speech boost of the embedded jieba tags) and
 // I-Match (1 and 10 lexicons); then the seen-stores: Bloom filter and FingerprintSet ns per
 // operation (with bits per key as a counter), the flat FingerprintSet against the sorted-array
 // set it replaced (support/sorted_fingerprint_set.hpp), and TF-IDF keywords against the former
@@ -15,6 +16,7 @@
 
 #include <semfp/dict/embedded.hpp>
 #include <semfp/dict/embedded_idf.hpp>
+#include <semfp/dict/embedded_pos.hpp>
 #include <semfp/simhash.hpp>
 
 #include <benchmark/benchmark.h>
@@ -58,6 +60,19 @@ void BM_KeywordFmmTfIdf(benchmark::State& state) {
     semfp::keyword_options o;
     o.count = static_cast<std::size_t>(state.range(0));
     o.idf = &semfp::embedded_idf_table();
+    const semfp::KeywordFingerprinter<semfp::FmmSegmenter> fp(semfp::FmmSegmenter(semfp::embedded_dictionary()), o);
+    run_docs(state, [&](std::string_view t) { return fp(t); });
+}
+
+// TF-IDF keywords with the part-of-speech boost (nouns and proper nouns x2, verbs x1.5; the
+// embedded jieba tags): one more hash lookup per distinct term. Same-run baseline:
+// BM_KeywordFmmTfIdf.
+void BM_KeywordFmmTfIdfPos(benchmark::State& state) {
+    semfp::keyword_options o;
+    o.count = static_cast<std::size_t>(state.range(0));
+    o.idf = &semfp::embedded_idf_table();
+    o.pos = &semfp::embedded_pos_table();
+    o.boost = {2.0, 2.0, 1.5};
     const semfp::KeywordFingerprinter<semfp::FmmSegmenter> fp(semfp::FmmSegmenter(semfp::embedded_dictionary()), o);
     run_docs(state, [&](std::string_view t) { return fp(t); });
 }
@@ -234,6 +249,7 @@ BENCHMARK(BM_Simhash128)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_Exact)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_KeywordBigramTf)->Arg(8)->Arg(32)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_KeywordFmmTfIdf)->Arg(8)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
+BENCHMARK(BM_KeywordFmmTfIdfPos)->Arg(8)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_KeywordFmmTfIdfFormer)->Arg(8)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_IMatchFmm)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
 BENCHMARK(BM_BloomInsert)->Arg(10)->Arg(1)->Unit(benchmark::kMillisecond)->SEMFP_REPS;
@@ -249,6 +265,7 @@ int main(int argc, char** argv) {
     for (const auto& d : g_docs) g_bytes += d.text.size();
     (void)semfp::embedded_dictionary();
     (void)semfp::embedded_idf_table();
+    (void)semfp::embedded_pos_table();
     std::printf("corpus: %zu documents, %.1f MB\n", g_docs.size(), static_cast<double>(g_bytes) / 1e6);
     benchmark::Initialize(&argc, argv);
     SummaryReporter rep;

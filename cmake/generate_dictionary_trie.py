@@ -23,42 +23,22 @@ Layout (all integers little-endian):
   gives ids below 256 to the code points whose high byte lands there.
 """
 import argparse
-import hashlib
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from generate_dictionary import is_han  # noqa: E402
+from generate_dictionary import dictionary_words  # noqa: E402 (same word selection)
+from jieba_pieces import (PIECE_BYTES, banner, close_namespace, escape_binary,  # noqa: E402
+                          open_namespace, write_header)
 
-PIECE_BYTES = 4000
 ROW_BYTES = 32768
 RECORD = 5
 LEAF_BASE = 1
 
 
-def escape_binary(data):
-    """C string literal body for `data`: printable ASCII as is, other bytes as the shortest
-    octal escape that the next character cannot extend."""
-    out = []
-    n = len(data)
-    for i, b in enumerate(data):
-        if 0x20 <= b < 0x7F and b not in (0x22, 0x5C, 0x3F):
-            out.append(chr(b))
-            continue
-        nxt = data[i + 1] if i + 1 < n else None
-        digit_follows = nxt is not None and 0x30 <= nxt <= 0x37 and 0x20 <= nxt < 0x7F
-        out.append('\\%03o' % b if digit_follows else '\\%o' % b)
-    return ''.join(out)
-
-
 def read_words(path):
-    raw = open(path, 'rb').read()
-    words = set()
-    for line in raw.decode('utf-8').splitlines():
-        fields = line.split()
-        if fields and all(is_han(ord(ch)) for ch in fields[0]):
-            words.add(fields[0])
-    return hashlib.sha256(raw).hexdigest(), sorted(words)
+    digest, words, _ = dictionary_words(path)
+    return digest, words
 
 
 def char_ids(words):
@@ -307,28 +287,13 @@ def main():
     cmap = char_map_bytes(ids, first, last)
     max_len = max(len(w) for w in words)
 
-    out = []
-    out.append('#pragma once')
-    out.append('// GENERATED FILE -- DO NOT EDIT.')
-    out.append('// Generator: cmake -P cmake/generate_dictionary_trie.cmake (helper cmake/generate_dictionary_trie.py).')
-    out.append('// Source: jieba dict.txt (https://github.com/fxsjy/jieba) from Debian package python3-jieba %s' % args.version)
-    out.append('// Source SHA-256: %s' % digest)
-    out.append('// Content: the %d words of embedded_data.hpp as two double-array tries (%d and %d nodes in'
-               % (len(words), fwd_nodes, rev_nodes))
-    out.append('// %d and %d records of %d bytes) over %d character ids; layout in the generator.'
-               % (fwd_records, rev_records, RECORD, len(ids)))
-    out.append('// Upstream license: MIT (Expat), Copyright (c) 2012-2017 Sun Junyi; the full text is in')
-    out.append('// LICENSE.jieba.txt beside this file.')
-    out.append('// Included only by <semfp/dict/embedded.hpp>.')
-    out.append('')
-    out.append('#include <cstddef>')
-    out.append('#include <cstdint>')
-    out.append('')
-    out.append('namespace semfp {')
-    out.append('inline namespace v0 {')
-    out.append('namespace detail {')
-    out.append('namespace dict_trie_data {')
-    out.append('')
+    out = banner('generate_dictionary_trie', 'dict.txt', args.version, digest, [
+        'Content: the %d words of embedded_data.hpp as two double-array tries (%d and %d nodes in'
+        % (len(words), fwd_nodes, rev_nodes),
+        '%d and %d records of %d bytes) over %d character ids; layout in the generator.'
+        % (fwd_records, rev_records, RECORD, len(ids)),
+    ], 'semfp/dict/embedded.hpp')
+    open_namespace(out, 'dict_trie_data', ['cstddef', 'cstdint'])
     out.append('inline constexpr std::size_t word_count = %d;' % len(words))
     out.append('inline constexpr std::size_t max_word_length = %d;' % max_len)
     out.append('inline constexpr char32_t map_first = 0x%X;' % first)
@@ -343,13 +308,8 @@ def main():
     out.append('')
     emit_rows(out, 'reverse', rev)
     out.append('')
-    out.append('}  // namespace dict_trie_data')
-    out.append('}  // namespace detail')
-    out.append('}  // namespace v0')
-    out.append('}  // namespace semfp')
-    text = '\n'.join(out) + '\n'
-    with open(args.output, 'w', encoding='ascii', newline='\n') as f:
-        f.write(text)
+    close_namespace(out, 'dict_trie_data')
+    write_header(args.output, out)
     return 0
 
 

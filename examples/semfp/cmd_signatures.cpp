@@ -45,6 +45,37 @@ struct band_validator : CLI::Validator {
     }
 };
 
+// NOUN[:PROPER[:VERB]], each a factor > 0; PROPER defaults to NOUN, VERB to 1.
+bool parse_pos_boost(const std::string& s, double out[3]) {
+    out[2] = 1.0;
+    std::size_t at = 0;
+    for (int i = 0; i < 3; ++i) {
+        const std::size_t colon = s.find(':', at);
+        std::size_t used = 0;
+        const std::string part = s.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+        try {
+            out[i] = std::stod(part, &used);
+        } catch (const std::exception&) {
+            return false;
+        }
+        if (used != part.size() || !(out[i] > 0.0) || !(out[i] < 1e6)) return false;
+        if (i == 0) out[1] = out[0];
+        if (colon == std::string::npos) return true;
+        at = colon + 1;
+    }
+    return false;
+}
+
+struct pos_boost_validator : CLI::Validator {
+    pos_boost_validator() {
+        name_ = "POS_BOOST";
+        func_ = [](std::string& s) {
+            double f[3];
+            return parse_pos_boost(s, f) ? std::string() : std::string("expected NOUN[:PROPER[:VERB]], factors > 0");
+        };
+    }
+};
+
 }  // namespace
 
 void add_signature_options(CLI::App& app, signature_options& sig, bool with_method) {
@@ -77,6 +108,25 @@ void add_signature_options(CLI::App& app, signature_options& sig, bool with_meth
     app.add_option("--keep-fraction", sig.keep_fraction, "imatch with K > 1: share of the lexicon in each sub-lexicon")
         ->check(CLI::Range(0.01, 1.0))
         ->capture_default_str();
+    app.add_option("--min-terms", sig.min_terms,
+                   "imatch: a signature needs at least this many lexicon terms, else it is the exact signature "
+                   "of the text")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    app.add_option_function<std::string>(
+           "--pos-boost",
+           [&sig](const std::string& s) {
+               double f[3];
+               (void)parse_pos_boost(s, f);
+               sig.noun_boost = f[0];
+               sig.proper_boost = f[1];
+               sig.verb_boost = f[2];
+           },
+           "keyword: multiply the weight of nouns, proper nouns (person, place, organisation names) and "
+           "verbs by these factors, by jieba's part-of-speech tags of the embedded dictionary's words (suits "
+           "--tokenizer fmm); PROPER defaults to NOUN, VERB to 1")
+        ->type_name("NOUN[:PROPER[:VERB]]")
+        ->check(pos_boost_validator());
 }
 
 int run_signature_fingerprint(const fingerprint_command& cmd) {

@@ -50,6 +50,10 @@ struct signature_options {
     double max_idf = 1e300;
     std::size_t lexicons = 1;     ///< imatch: K sub-lexicons
     double keep_fraction = 0.7;   ///< imatch: share of the lexicon in each sub-lexicon (K > 1)
+    std::size_t min_terms = 1;    ///< imatch: fewest kept terms a sub-lexicon signature needs
+    double noun_boost = 1.0;      ///< keyword: part-of-speech boost (embedded jieba tags)
+    double proper_boost = 1.0;
+    double verb_boost = 1.0;
 };
 
 struct input_options {

@@ -6,6 +6,7 @@
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/weighting.hpp>
 #include <semfp/dict/embedded.hpp>
+#include <semfp/dict/embedded_pos.hpp>
 #include <semfp/error.hpp>
 #include <semfp/core/digest.hpp>
 #include <semfp/signature/imatch.hpp>
@@ -52,9 +53,9 @@ loaded_idf load_idf(const std::string& path) {
     bytes << in.rdbuf();
     if (in.bad()) throw io_error("cannot read IDF table '" + path + "'");
     const std::string data = std::move(bytes).str();
-    auto table = std::make_shared<IdfTable>();
+    // Unknown terms get the median IDF of the file, as with the embedded table (weighting.hpp).
     std::istringstream parse(data);
-    table->load(parse);
+    auto table = std::make_shared<IdfTable>(IdfTable::from_list(parse));
     return {std::move(table), digest_fingerprint<Md5>(data).to_hex()};
 }
 
@@ -122,9 +123,16 @@ std::unique_ptr<SignatureEngine> make_with(const signature_options& sig, const p
         keyword_options o;
         o.count = sig.keywords;
         o.with_frequencies = sig.frequencies;
+        o.boost = {sig.noun_boost, sig.proper_boost, sig.verb_boost};
+        std::string pos_label;
+        if (!o.boost.neutral()) {
+            o.pos = &embedded_pos_table();
+            pos_label = ", POS boost noun " + number(sig.noun_boost) + " proper " + number(sig.proper_boost) +
+                        " verb " + number(sig.verb_boost) + " (jieba tags " + std::string(embedded_pos_version()) + ")";
+        }
         const std::string label = std::to_string(sig.keywords) + " keywords" +
                                   (sig.frequencies ? " with frequencies" : "") + ", " + tok_label + ", " +
-                                  (idf.table ? "TF-IDF" : "TF");
+                                  (idf.table ? "TF-IDF, unknown terms at the median IDF" : "TF") + pos_label;
         return std::make_unique<KeywordEngine<Tok>>(std::move(tok), o, std::move(idf), label);
     }
     if (!idf.table) detail::throw_invalid_argument("--method imatch needs --idf FILE (term idf lines)");
@@ -133,10 +141,12 @@ std::unique_ptr<SignatureEngine> make_with(const signature_options& sig, const p
     o.max_idf = sig.max_idf;
     o.lexicons = sig.lexicons;
     o.keep_fraction = sig.keep_fraction;
-    const std::string label = "idf in [" + number(sig.min_idf) + ", " + number(sig.max_idf) + "], " +
-                              std::to_string(sig.lexicons) + " lexicon(s)" +
-                              (sig.lexicons > 1 ? " keeping " + number(sig.keep_fraction) : std::string()) + ", " +
-                              tok_label;
+    o.min_terms = sig.min_terms;
+    const std::string label = "idf in [" + number(sig.min_idf) + ", " + number(sig.max_idf) +
+                              "] (unknown terms at the median IDF), " + std::to_string(sig.lexicons) + " lexicon(s)" +
+                              (sig.lexicons > 1 ? " keeping " + number(sig.keep_fraction) : std::string()) +
+                              (sig.min_terms > 1 ? ", at least " + std::to_string(sig.min_terms) + " terms" : std::string()) +
+                              ", " + tok_label;
     return std::make_unique<IMatchEngine<Tok>>(std::move(tok), o, std::move(idf), label);
 }
 

@@ -33,6 +33,11 @@ enum class tf_scaling : std::uint8_t {
 /// Terms are matched exactly as the tokenizer emits them after normalization (see
 /// normalize.hpp): store normalized, segmented terms. Unknown terms get `default_idf()`.
 /// Lookups are `noexcept` and allocation-free.
+///
+/// Unknown-term rule: every table semfp builds from data (`from_list`, `from_corpus`, the
+/// bundled `embedded_idf_table()`, the tool's `--idf FILE`) gives unknown terms the median of
+/// its known IDFs, `median_idf()` (jieba's rule: a term of unknown rarity is taken as neither
+/// common nor rare). A table constructed directly keeps the default passed to the constructor.
 class IdfTable {
 public:
     /// An empty table whose unknown terms weigh `default_idf` (>= 0).
@@ -55,8 +60,8 @@ public:
     /// A table measured on a corpus: every document of `docs` (a range of objects convertible to
     /// `std::string_view`) is normalized with `opt` and tokenized with `tok`, and each term gets
     /// ln((1 + N) / (1 + df)) + 1, where df counts the documents containing it; unknown terms get
-    /// the value of df = 0, ln(1 + N) + 1 (the rarest). Use the tokenizer and normalization of the
-    /// pipeline that will look the terms up. O(total tokens x log), memory O(distinct terms).
+    /// the median of those values (1 for an empty corpus). Use the tokenizer and normalization of
+    /// the pipeline that will look the terms up. O(total tokens x log), memory O(distinct terms).
     template <class Range, Tokenizer Tok>
     [[nodiscard]] static IdfTable from_corpus(const Range& docs, const Tok& tok, const normalize_options& opt = {}) {
         std::unordered_map<std::string, std::uint64_t> df;
@@ -72,8 +77,19 @@ public:
             terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
             for (const std::string_view t : terms) ++df[std::string(t)];
         }
-        IdfTable table(std::log(1.0 + static_cast<double>(n_docs)) + 1.0);
+        IdfTable table;
         for (const auto& [term, count] : df) table.set_from_document_frequency(term, count, n_docs);
+        table.m_default = table.median_idf();
+        return table;
+    }
+
+    /// A table read from `term<whitespace>idf` lines (see `load`) whose unknown terms get the
+    /// median of the values read (1 when there are none).
+    /// \throws parse_error naming the line on a malformed line.
+    [[nodiscard]] static IdfTable from_list(std::istream& in) {
+        IdfTable table;
+        table.load(in);
+        table.m_default = table.median_idf();
         return table;
     }
 
@@ -112,6 +128,18 @@ public:
 
     /// The IDF of unknown terms.
     [[nodiscard]] double default_idf() const noexcept { return m_default; }
+
+    /// The median of the known IDFs: the value at index n / 2 of the n values in ascending order
+    /// (jieba's rule), or `default_idf()` for an empty table. O(n) time and memory.
+    [[nodiscard]] double median_idf() const {
+        if (m_idf.empty()) return m_default;
+        std::vector<double> v;
+        v.reserve(m_idf.size());
+        for (const auto& kv : m_idf) v.push_back(kv.second);
+        const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+        std::nth_element(v.begin(), mid, v.end());
+        return *mid;
+    }
     /// Number of terms with an explicit IDF.
     [[nodiscard]] std::size_t size() const noexcept { return m_idf.size(); }
 

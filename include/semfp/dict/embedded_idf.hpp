@@ -27,8 +27,9 @@ namespace semfp {
 inline namespace v0 {
 
 /// The bundled IDF table, built on first use (thread-safe: a function-local static) and kept for
-/// the life of the program. Unknown terms get the median IDF (`embedded_idf_default()`), as
-/// jieba's own TF-IDF keyword extraction does.
+/// the life of the program. Unknown terms get the median IDF (`embedded_idf_default()`, equal to
+/// `median_idf()`), as jieba's own TF-IDF keyword extraction does and as every table semfp builds
+/// from data does (`IdfTable::from_list`, `IdfTable::from_corpus`; see weighting.hpp).
 [[nodiscard]] inline const IdfTable& embedded_idf_table() {
     static const IdfTable table = [] {
         IdfTable t(detail::idf_data::median_idf);

@@ -46,6 +46,10 @@ struct imatch_options {
     double max_idf = 1e300;    ///< (unknown terms have the table's default IDF)
     std::size_t lexicons = 1;  ///< K: 1 is plain I-Match over the whole lexicon
     double keep_fraction = 0.7;   ///< with K > 1: share of the lexicon in each sub-lexicon
+    /// Fewest lexicon terms a (sub-lexicon) signature digests: with fewer, the signature is the
+    /// exact signature of the text, so that documents sharing one or two terms of a sub-lexicon
+    /// do not match through it (a precision margin for K > 1). 1 keeps every non-empty set.
+    std::size_t min_terms = 1;
     std::uint64_t seed = 0x5eed'1a7c'0000'0001ull;  ///< chooses the sub-lexicons
     normalize_options normalize = default_fingerprint_options<128>().normalize;
 };
@@ -66,6 +70,7 @@ public:
         : m_idf(&idf), m_tokenizer(std::move(tok)), m_options(opt) {
         if (!(opt.min_idf <= opt.max_idf)) detail::throw_invalid_argument("IMatch: min_idf must be <= max_idf");
         if (opt.lexicons == 0 || opt.lexicons > 64) detail::throw_invalid_argument("IMatch: lexicons must be 1..64");
+        if (opt.min_terms == 0) detail::throw_invalid_argument("IMatch: min_terms must be >= 1");
         if (!(opt.keep_fraction > 0.0 && opt.keep_fraction <= 1.0))
             detail::throw_invalid_argument("IMatch: keep_fraction must be in (0, 1]");
         m_keep_below = opt.keep_fraction >= 1.0 ? ~std::uint64_t{0}
@@ -105,13 +110,16 @@ public:
         const std::size_t k_max = std::min(out.size(), size());
         for (std::size_t k = 0; k < k_max; ++k) {
             key.clear();
+            std::size_t kept = 0;
             for (const std::string_view t : terms) {
                 if (size() > 1 && Murmur3::hash128_seeded(t, m_options.seed + k).lo > m_keep_below) continue;
                 key.append(t);
                 key.push_back('\n');
+                ++kept;
             }
-            // No lexicon term: the exact signature of the text, the same for every sub-lexicon.
-            out[k] = key.empty() ? digest_fingerprint<Hash>(norm) : digest_fingerprint<Hash>(key);
+            // Fewer than min_terms lexicon terms (by default: none): the exact signature of the
+            // text, the same for every sub-lexicon.
+            out[k] = kept < m_options.min_terms ? digest_fingerprint<Hash>(norm) : digest_fingerprint<Hash>(key);
         }
     }
 

@@ -8,9 +8,10 @@
 /// Equality (not a Hamming radius) is the point: it can be checked against a store of billions
 /// of fingerprints with a hash lookup or a Bloom filter (index/fingerprint_set.hpp,
 /// index/bloom_filter.hpp). The design follows from that:
-/// - every choice is deterministic and platform-independent: weights are tf or tf x idf, ties
-///   are broken by the term's bytes (code-point order for UTF-8), and the kept terms are hashed
-///   in code-point order, so the same text gives the same digest everywhere;
+/// - every choice is deterministic and platform-independent: weights are tf or tf x idf (times
+///   an opt-in part-of-speech factor, pos_tags.hpp), ties are broken by the term's bytes
+///   (code-point order for UTF-8), and the kept terms are hashed in code-point order, so the
+///   same text gives the same digest everywhere;
 /// - the digest is a 128-bit `Md5` by default (stores hold billions of keys; 64 bits would give
 ///   collisions), printed as `md5sum` prints it;
 /// - a text whose tokens give no keyword falls back to the exact signature of its normalized
@@ -24,12 +25,15 @@
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/weighting.hpp>
 #include <semfp/error.hpp>
+#include <semfp/signature/pos_tags.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/utf8.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -72,6 +76,12 @@ struct keyword_options {
     std::size_t min_chars = 2;
     /// TF-IDF when set (not owned: must outlive the fingerprinter); TF otherwise.
     const IdfTable* idf = nullptr;
+    /// Part-of-speech tags for the weight boost (not owned: must outlive the fingerprinter and
+    /// hold all its tags before the fingerprinter is constructed); none by default.
+    const PosTable* pos = nullptr;
+    /// Factors multiplying the weight of nouns, proper nouns and verbs when `pos` is set (all 1
+    /// by default: opt-in). A factor applies before the top n are chosen.
+    pos_boost boost{};
     /// Normalization before tokenizing.
     normalize_options normalize = default_fingerprint_options<128>().normalize;
 };
@@ -112,9 +122,17 @@ public:
     = default;
 
     /// A fingerprinter with tokenizer `tok` and options `opt`.
-    /// \throws invalid_argument_error if `opt.count` is 0.
+    /// \throws invalid_argument_error if `opt.count` is 0 or a boost factor is not finite and
+    /// positive.
     explicit KeywordFingerprinter(Tok tok, keyword_options opt = {}) : m_tokenizer(std::move(tok)), m_options(opt) {
         if (m_options.count == 0) detail::throw_invalid_argument("KeywordFingerprinter: count must be >= 1");
+        for (const double f : {opt.boost.noun, opt.boost.proper_noun, opt.boost.verb})
+            if (!(f > 0.0) || !std::isfinite(f))
+                detail::throw_invalid_argument("KeywordFingerprinter: boost factors must be finite and > 0");
+        if (m_options.pos != nullptr && !m_options.boost.neutral()) {
+            m_pos = m_options.pos;  // without a boost, no lookup
+            m_pos_factor = detail::pos_factors(*m_pos, m_options.boost);
+        }
     }
 
     /// The keyword fingerprint of `text` (per-thread scratch). O(t log t) for t tokens.
@@ -164,7 +182,8 @@ public:
 private:
     [[nodiscard]] double weight(std::string_view term, std::uint32_t count) const noexcept {
         const double tf = static_cast<double>(count);
-        return m_options.idf != nullptr ? tf * m_options.idf->idf(term) : tf;
+        const double w = m_options.idf != nullptr ? tf * m_options.idf->idf(term) : tf;
+        return m_pos != nullptr ? w * m_pos_factor[m_pos->tag_of(term)] : w;
     }
 
     // Fills s.terms with the distinct eligible terms and s.order with the indices of the kept
@@ -211,6 +230,8 @@ private:
 
     Tok m_tokenizer{};
     keyword_options m_options{};
+    const PosTable* m_pos = nullptr;         // options().pos when the boost is not neutral
+    std::array<double, 256> m_pos_factor{};  // by tag id
 };
 
 }  // namespace v0

@@ -38,3 +38,9 @@ TEST_CASE("the embedded IDF pieces are whole, sorted lines", "[dict][idf]") {
     CHECK(lines == semfp::detail::idf_data::term_count);
     CHECK(semfp::embedded_idf_version().size() > 0);
 }
+
+TEST_CASE("the embedded IDF table follows the median rule for unknown terms", "[dict][idf]") {
+    const semfp::IdfTable& t = semfp::embedded_idf_table();
+    CHECK(t.median_idf() == semfp::embedded_idf_default());
+    CHECK(t.default_idf() == t.median_idf());
+}

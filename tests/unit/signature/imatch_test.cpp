@@ -5,6 +5,7 @@
 #include <semfp/text/tokenizers.hpp>
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -82,4 +83,41 @@ TEST_CASE("I-Match refuses bad options", "[signature][imatch]") {
     o = band(3);
     o.keep_fraction = 0.0;
     CHECK_THROWS_AS(imatch(idf, {}, o), semfp::invalid_argument_error);
+}
+
+TEST_CASE("I-Match min_terms: a signature over too few terms is the exact signature", "[signature][imatch]") {
+    const auto idf = table();
+    auto o = band();
+    o.min_terms = 3;
+    const imatch im(idf, {}, o);
+    // Two lexicon terms: below 3, so the exact signature of the (normalized) text.
+    CHECK(im("apple pear") == semfp::exact_signature("apple pear"));
+    CHECK(im("apple pear") != im("pear apple"));
+    CHECK(im("apple pear zzz") != im("apple pear qqq"));
+    // Three: the digest of the terms, as with min_terms = 1.
+    CHECK(im("apple pear plum zzz") == semfp::digest_fingerprint<semfp::Md5>("apple\npear\nplum\n"));
+    CHECK(im("apple pear plum zzz") == im("plum pear apple qqq"));
+    const imatch plain(idf, {}, band());
+    CHECK(plain("apple pear zzz") == plain("apple pear qqq"));
+    // With K sub-lexicons the rule applies to each one's kept terms.
+    o = band(10);
+    o.min_terms = 8;  // more than any sub-lexicon keeps at keep 0.7 of 8 terms, with high probability
+    o.keep_fraction = 0.5;
+    const imatch multi(idf, {}, o);
+    const auto s = multi.signatures("apple pear plum fig kiwi lime date yuzu");
+    for (const auto& f : s) CHECK(f == semfp::exact_signature("apple pear plum fig kiwi lime date yuzu"));
+    o.min_terms = 0;
+    CHECK_THROWS_AS(imatch(idf, {}, o), semfp::invalid_argument_error);
+}
+
+TEST_CASE("I-Match over a table read from a list gives unknown terms the median IDF", "[signature][imatch][idf]") {
+    std::istringstream in("a 1.0\nb 2.0\nc 7.0\nd 8.0\ne 9.0\n");
+    const auto idf = semfp::IdfTable::from_list(in);
+    CHECK(idf.default_idf() == 7.0);
+    auto o = band();
+    o.min_idf = 6.5;
+    o.max_idf = 7.5;
+    const imatch im(idf, {}, o);
+    // "zzz" is unknown: median 7.0, inside [6.5, 7.5]; "c" too; "a" and "e" are outside.
+    CHECK(im.lexicon_terms("a c e zzz") == std::vector<std::string>{"c", "zzz"});
 }

@@ -94,7 +94,31 @@ TEST_CASE("IdfTable::from_corpus counts document frequencies", "[signature][idf]
     CHECK(idf.size() == 4);
     REQUIRE_THAT(idf.idf("aa"), Catch::Matchers::WithinAbs(std::log(4.0 / 4.0) + 1.0, 1e-12));
     REQUIRE_THAT(idf.idf("bb"), Catch::Matchers::WithinAbs(std::log(4.0 / 2.0) + 1.0, 1e-12));
-    REQUIRE_THAT(idf.idf("unknown"), Catch::Matchers::WithinAbs(std::log(4.0) + 1.0, 1e-12));
+    // Unknown terms: the median of the 4 values (index 2 of ascending {aa, bb, cc, dd} = 1 + ln 2).
+    REQUIRE_THAT(idf.idf("unknown"), Catch::Matchers::WithinAbs(std::log(4.0 / 2.0) + 1.0, 1e-12));
+    CHECK(idf.default_idf() == idf.median_idf());
+    const auto none = semfp::IdfTable::from_corpus(std::vector<std::string>{}, semfp::WhitespaceTokenizer{});
+    CHECK(none.idf("x") == 1.0);
+}
+
+TEST_CASE("IdfTable: one unknown-term rule, the median of the known values", "[signature][idf]") {
+    std::istringstream odd("a 5\nb 1\nc 3\n");
+    const auto t = semfp::IdfTable::from_list(odd);
+    CHECK(t.size() == 3);
+    CHECK(t.median_idf() == 3.0);
+    CHECK(t.idf("zzz") == 3.0);
+    std::istringstream even("a 4\nb 1\nc 3\nd 2\n");
+    CHECK(semfp::IdfTable::from_list(even).idf("zzz") == 3.0);  // index n / 2 of {1, 2, 3, 4}
+    std::istringstream empty("# nothing\n");
+    CHECK(semfp::IdfTable::from_list(empty).idf("zzz") == 1.0);
+    std::istringstream bad("a 4\nb x\n");
+    CHECK_THROWS_AS(semfp::IdfTable::from_list(bad), semfp::parse_error);
+    // A table built by hand keeps the default it was given.
+    semfp::IdfTable hand(2.5);
+    hand.set("a", 9.0);
+    CHECK(hand.idf("zzz") == 2.5);
+    CHECK(hand.median_idf() == 9.0);
+    CHECK(semfp::IdfTable(4.0).median_idf() == 4.0);
 }
 
 TEST_CASE("keyword fingerprints of term-less and odd texts are defined", "[signature][keyword]") {
