@@ -140,9 +140,9 @@ int run_dedup(const dedup_command& cmd) {
                      "  throughput %.0f docs/s, %.2f MB/s\n",
                      with_commas(docs).c_str(), mb, with_commas(clusters).c_str(),
                      with_commas(docs - clusters).c_str(), with_commas(diag.count()).c_str(),
-                     clustering->describe().c_str(), pool.size(), secs, pipeline.read_seconds(), pipeline.work_seconds(),
-                     cluster.seconds(), write.seconds(), secs > 0 ? static_cast<double>(docs) / secs : 0.0,
-                     secs > 0 ? mb / secs : 0.0);
+                     clustering->describe().c_str(), pool.size(), secs, pipeline.read_seconds(),
+                     pipeline.work_seconds(), cluster.seconds(), write.seconds(),
+                     secs > 0 ? static_cast<double>(docs) / secs : 0.0, secs > 0 ? mb / secs : 0.0);
         if (pipeline.legacy() != 0)
             std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(pipeline.legacy()).c_str());
     }

@@ -121,8 +121,8 @@ int run_linked_dedup(const dedup_command& cmd) {
                      with_commas(docs).c_str(), mb, with_commas(clusters).c_str(),
                      with_commas(docs - clusters).c_str(), with_commas(diag.count()).c_str(),
                      linker->describe().c_str(), engine->describe().c_str(), pool.size(), secs,
-                     pipeline.read_seconds(), pipeline.work_seconds(), cluster.seconds(), secs > 0 ? static_cast<double>(docs) / secs : 0.0,
-                     secs > 0 ? mb / secs : 0.0);
+                     pipeline.read_seconds(), pipeline.work_seconds(), cluster.seconds(),
+                     secs > 0 ? static_cast<double>(docs) / secs : 0.0, secs > 0 ? mb / secs : 0.0);
         if (resumed)
             std::fprintf(stderr, "  state %s: resumed with %s clusters, saved with %s\n", cmd.state.c_str(),
                          with_commas(clusters_before).c_str(), with_commas(linker->clusters()).c_str());

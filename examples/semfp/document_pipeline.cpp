@@ -19,8 +19,8 @@ void append_keep_record(std::string& out, const Document& doc) {
     out += '}';
 }
 
-DocumentPipeline::DocumentPipeline(DocumentReader& reader, WorkerPool& pool, Diagnostics& diag,
-                                   const input_options& in, bool keep_raw)
+DocumentPipeline::DocumentPipeline(DocumentReader& reader, WorkerPool& pool, Diagnostics& diag, const input_options& in,
+                                   bool keep_raw)
     : m_reader(reader),
       m_pool(pool),
       m_diag(diag),
@@ -31,7 +31,9 @@ DocumentPipeline::DocumentPipeline(DocumentReader& reader, WorkerPool& pool, Dia
       m_ring(pool.size() == 1 ? 1 : 2 * std::size_t{pool.size()} + 2),
       m_blocks(m_ring) {}
 
-double DocumentPipeline::read_seconds() const noexcept { return m_read_seconds; }
+double DocumentPipeline::read_seconds() const noexcept {
+    return m_read_seconds;
+}
 
 double DocumentPipeline::work_seconds() const noexcept {
     return static_cast<double>(m_work_ns.load(std::memory_order_relaxed)) / 1e9;

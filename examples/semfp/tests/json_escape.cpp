@@ -71,8 +71,16 @@ int main() {
     check("\"\xe4\xb8\xad\"\n", json_escape::ascii, R"("\"\u4e2d\"\n")");
 
     // Invalid UTF-8: passed through, or one \ufffd per byte that starts no complete sequence.
-    check("a\xff" "b", json_escape::utf8, "\"a\xff" "b\"");
-    check("a\xff" "b", json_escape::ascii, R"("a\ufffdb")");
+    check(
+        "a\xff"
+        "b",
+        json_escape::utf8,
+        "\"a\xff"
+        "b\"");
+    check(
+        "a\xff"
+        "b",
+        json_escape::ascii, R"("a\ufffdb")");
     check("\x80", json_escape::ascii, R"("\ufffd")");
     check("\xe4\xb8", json_escape::ascii, R"("\ufffd\ufffd")");
     check("\xc3(", json_escape::ascii, R"("\ufffd(")");
@@ -88,7 +96,8 @@ int main() {
     in.text_field = "t\"x";
     const std::string identity = semfp::cli::clustering_identity(p, in, 3, false, false);
     const std::string expected_fields = R"("id_field":"\u7f16\u53f7")";
-    if (identity.find(expected_fields) == std::string::npos || identity.find(R"("text_field":"t\"x")") == std::string::npos) {
+    if (identity.find(expected_fields) == std::string::npos ||
+        identity.find(R"("text_field":"t\"x")") == std::string::npos) {
         ++failures;
         std::printf("FAIL identity %s\n", identity.c_str());
     }
