@@ -1,9 +1,11 @@
 // `semfp dedup` with --state, --link components or --verify sketch (simhash only): the same
-// reading and fingerprinting as cmd_dedup.cpp, clustered by a Linker (linking.hpp), which can
-// save and reload its state, link connected components, and verify candidates with sketches.
+// ordered pipeline as cmd_dedup.cpp (document_pipeline.hpp; fingerprints and sketches computed on
+// the workers), clustered by a Linker (linking.hpp), which can save and reload its state, link
+// connected components, and verify candidates with sketches.
 #include "commands.hpp"
 #include "diagnostics.hpp"
 #include "digest.hpp"
+#include "document_pipeline.hpp"
 #include "engine.hpp"
 #include "input.hpp"
 #include "linking.hpp"
@@ -19,27 +21,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace semfp::cli {
-
-namespace {
-
-void append_keep_record(std::string& kb, const Document& d) {
-    if (!d.raw.empty()) {
-        kb += d.raw;
-        return;
-    }
-    kb += "{\"id\":";
-    append_json_string(kb, d.id);
-    kb += ",\"text\":";
-    append_json_string(kb, d.text);
-    if (d.html) kb += ",\"format\":\"html\"";
-    kb += '}';
-}
-
-}  // namespace
 
 int run_linked_dedup(const dedup_command& cmd) {
     if (cmd.method != dedup_method::simhash)
@@ -85,43 +72,32 @@ int run_linked_dedup(const dedup_command& cmd) {
 
     DocumentReader reader(cmd.input, diag, !cmd.keep.empty());
     WorkerPool pool(cmd.run.threads);
+    DocumentPipeline pipeline(reader, pool, diag, cmd.input, keep.has_value());
     Progress progress(!cmd.run.quiet);
-    Stopwatch total, read, work, cluster;
+    Stopwatch total, cluster;
     total.start();
-    std::vector<Document> batch;
-    std::vector<fp_value> fps;
-    std::vector<MinHashSketch> sketches;
+    // Fingerprints (and sketches) by place, computed on the workers for the blocks read ahead
+    // while this thread links the oldest complete block in input order.
+    std::vector<fp_value> fps(pipeline.capacity());
+    std::vector<MinHashSketch> sketches(verify ? pipeline.capacity() : 1);
     std::string record;
-    std::size_t legacy = 0;
-    for (;;) {
-        read.start();
-        const std::size_t n = reader.read_batch(batch, batch_docs, batch_bytes);
-        read.stop();
-        if (n == 0) break;
-        work.start();
-        fps.resize(n);
-        sketches.assign(n, MinHashSketch{});
-        pool.for_each(n, [&](std::size_t i) {
-            Document& d = batch[i];
-            finish_document(d, cmd.input, keep.has_value());
-            if (!d.valid) return;
-            const std::string extracted = d.html ? html_text(d.text) : std::string();
-            const std::string_view text = d.html ? std::string_view(extracted) : std::string_view(d.text);
-            fps[i] = engine->fingerprint(text);
-            if (verify) sketches[i] = sketch_of(*engine, text);
-        });
-        work.stop();
+    const auto prepare = [&](std::size_t at, const Document&, std::string_view text) {
+        fps[at] = engine->fingerprint(text);
+        if (verify) sketches[at] = sketch_of(*engine, text);
+    };
+    const auto consume = [&](std::span<const Document> batch, std::size_t base) {
         cluster.start();
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!report_problems(batch[i], diag)) continue;
-            legacy += batch[i].legacy ? 1 : 0;
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            const Document& d = batch[i];
+            if (!d.valid) continue;
             record.clear();
-            if (keep) append_keep_record(record, batch[i]);
-            linker->add(batch[i].id, fps[i], sketches[i], record);
+            if (keep) append_keep_record(record, d);
+            linker->add(d.id, fps[base + i], sketches[verify ? base + i : 0], record);
         }
         cluster.stop();
         progress.update(reader.bytes_done(), reader.bytes_total(), docs);
-    }
+    };
+    pipeline.run(prepare, consume);
     cluster.start();
     linker->finish();
     cluster.stop();
@@ -144,16 +120,17 @@ int run_linked_dedup(const dedup_command& cmd) {
                      "  throughput %.0f docs/s, %.2f MB/s\n",
                      with_commas(docs).c_str(), mb, with_commas(clusters).c_str(),
                      with_commas(docs - clusters).c_str(), with_commas(diag.count()).c_str(),
-                     linker->describe().c_str(), engine->describe().c_str(), pool.size(), secs, read.seconds(),
-                     work.seconds(), cluster.seconds(), secs > 0 ? static_cast<double>(docs) / secs : 0.0,
-                     secs > 0 ? mb / secs : 0.0);
+                     linker->describe().c_str(), engine->describe().c_str(), pool.size(), secs,
+                     pipeline.read_seconds(), pipeline.work_seconds(), cluster.seconds(),
+                     secs > 0 ? static_cast<double>(docs) / secs : 0.0, secs > 0 ? mb / secs : 0.0);
         if (resumed)
             std::fprintf(stderr, "  state %s: resumed with %s clusters, saved with %s\n", cmd.state.c_str(),
                          with_commas(clusters_before).c_str(), with_commas(linker->clusters()).c_str());
         else if (!cmd.state.empty())
             std::fprintf(stderr, "  state %s: created with %s clusters\n", cmd.state.c_str(),
                          with_commas(linker->clusters()).c_str());
-        if (legacy != 0) std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(legacy).c_str());
+        if (pipeline.legacy() != 0)
+            std::fprintf(stderr, "  %s input(s) decoded from GB18030/GBK\n", with_commas(pipeline.legacy()).c_str());
     }
     return exit_ok;
 }

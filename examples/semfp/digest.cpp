@@ -1,5 +1,7 @@
 #include "digest.hpp"
 
+#include "output.hpp"
+
 #include <semfp/version.hpp>
 
 #include <array>
@@ -57,54 +59,6 @@ void compress(std::array<std::uint32_t, 8>& h, const unsigned char* block) noexc
     h[7] += hh;
 }
 
-// A JSON string as Python's json.dumps writes it (ensure_ascii): \uXXXX for everything outside
-// printable ASCII, UTF-16 surrogate pairs above the BMP.
-void append_python_json_string(std::string& out, std::string_view s) {
-    char buf[16];
-    auto escape = [&](std::uint32_t u) {
-        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(u));
-        out += buf;
-    };
-    out += '"';
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            ++i;
-            switch (c) {
-                case '"': out += "\\\""; break;
-                case '\\': out += "\\\\"; break;
-                case '\n': out += "\\n"; break;
-                case '\r': out += "\\r"; break;
-                case '\t': out += "\\t"; break;
-                case '\b': out += "\\b"; break;
-                case '\f': out += "\\f"; break;
-                default:
-                    if (c < 0x20 || c == 0x7f) escape(c);
-                    else out += static_cast<char>(c);
-            }
-            continue;
-        }
-        const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-        std::uint32_t u = len == 4 ? c & 0x07u : len == 3 ? c & 0x0Fu : c & 0x1Fu;
-        bool ok = len > 1 && i + len <= s.size();
-        for (std::size_t j = 1; ok && j < len; ++j) {
-            const auto cc = static_cast<unsigned char>(s[i + j]);
-            ok = (cc & 0xC0) == 0x80;
-            u = (u << 6) | (cc & 0x3Fu);
-        }
-        if (!ok) u = 0xFFFD;
-        i += ok ? len : 1;
-        if (u >= 0x10000) {
-            u -= 0x10000;
-            escape(0xD800 + (u >> 10));
-            escape(0xDC00 + (u & 0x3FF));
-        } else {
-            escape(u);
-        }
-    }
-    out += '"';
-}
-
 std::string tokenizer_text(tokenizer_kind t) {
     switch (t) {
         case tokenizer_kind::bigram: return "bigram";
@@ -139,7 +93,7 @@ using json_fields = std::map<std::string, std::string>;
 json_fields pipeline_fields(const pipeline_options& p, const input_options& in) {
     auto str = [](std::string_view s) {
         std::string out;
-        append_python_json_string(out, s);
+        append_json_string(out, s, json_escape::ascii);  // as Python's json.dumps
         return out;
     };
     json_fields f;
@@ -159,7 +113,7 @@ std::string to_json(const json_fields& f) {
     std::string out = "{";
     for (const auto& [k, v] : f) {
         if (out.size() > 1) out += ',';
-        append_python_json_string(out, k);
+        append_json_string(out, k, json_escape::ascii);
         out += ':';
         out += v;
     }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -107,28 +108,57 @@ void sync_directory(const fs::path& dir) {
 }
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view s) {
+void append_json_string(std::string& out, std::string_view s, json_escape mode) {
     static constexpr char hex[] = "0123456789abcdef";
+    const auto escape = [&](std::uint32_t u) {  // \uxxxx, u < 0x10000
+        const char e[6] = {'\\', 'u', hex[(u >> 12) & 15], hex[(u >> 8) & 15], hex[(u >> 4) & 15], hex[u & 15]};
+        out.append(e, sizeof e);
+    };
+    const bool pass_utf8 = mode == json_escape::utf8;
     out += '"';
     std::size_t run = 0;  // start of the pending run of bytes copied as they are
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) continue;
-        out.append(s.substr(run, i - run));
-        run = i + 1;
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default:
-                out += "\\u00";
-                out += hex[c >> 4];
-                out += hex[c & 15];
+        if (c >= 0x80 ? pass_utf8 : c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
+            ++i;
+            continue;
         }
+        out.append(s.substr(run, i - run));
+        if (c < 0x80) {
+            ++i;
+            switch (c) {
+                case '"': out += "\\\""; break;
+                case '\\': out += "\\\\"; break;
+                case '\n': out += "\\n"; break;
+                case '\r': out += "\\r"; break;
+                case '\t': out += "\\t"; break;
+                case '\b': out += "\\b"; break;
+                case '\f': out += "\\f"; break;
+                default: escape(c);
+            }
+        } else {
+            // json_escape::ascii: one character, decoded leniently (overlong forms and surrogates
+            // pass, a lead byte from 0xF8 up counts as a 4-byte lead) so that every digest ever
+            // stamped stays the same; valid UTF-8 gives exactly Python's escapes.
+            const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+            std::uint32_t u = len == 4 ? c & 0x07u : len == 3 ? c & 0x0Fu : c & 0x1Fu;
+            bool ok = len > 1 && i + len <= s.size();
+            for (std::size_t j = 1; ok && j < len; ++j) {
+                const auto cc = static_cast<unsigned char>(s[i + j]);
+                ok = (cc & 0xC0) == 0x80;
+                u = (u << 6) | (cc & 0x3Fu);
+            }
+            if (!ok) u = 0xFFFD;
+            i += ok ? len : 1;
+            if (u >= 0x10000) {
+                u -= 0x10000;
+                escape(0xD800 + (u >> 10));
+                escape(0xDC00 + (u & 0x3FF));
+            } else {
+                escape(u);
+            }
+        }
+        run = i;
     }
     out.append(s.substr(run));
     out += '"';

@@ -15,9 +15,20 @@
 
 namespace semfp::cli {
 
-/// Appends `s` to `out` as a JSON string literal (quotes included). UTF-8 passes through;
-/// control characters, quotes and backslashes are escaped.
-void append_json_string(std::string& out, std::string_view s);
+/// How `append_json_string` writes what is not printable ASCII.
+enum class json_escape {
+    /// Bytes from 0x80 up pass through as they are (the tool's JSON outputs: UTF-8 stays UTF-8).
+    utf8,
+    /// Every character from U+0080 up as `\uxxxx` (lower-case hex; a UTF-16 surrogate pair above
+    /// the BMP), as Python's `json.dumps` writes it by default (`ensure_ascii=True`): the canonical
+    /// option texts that digest.hpp hashes. The UTF-8 is decoded leniently: a byte that does not
+    /// start a complete sequence (lead byte + continuation bytes) is written as `\ufffd` alone.
+    ascii,
+};
+
+/// Appends `s` to `out` as a JSON string literal (quotes included): `"` and `\` escaped, the
+/// controls U+0000-U+001F and U+007F as `\b \t \n \f \r` or `\u00xx`, the rest as `mode` says.
+void append_json_string(std::string& out, std::string_view s, json_escape mode = json_escape::utf8);
 
 /// A buffered output written atomically. Throws `output_error` when it cannot be created,
 /// written, synced or renamed.

@@ -50,3 +50,8 @@ add_test(NAME semfp.tool.pipeline_order
     "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/semfp_test_pipeline_order"
     -P "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/pipeline_order.cmake")
 set_tests_properties(semfp.tool.pipeline_order PROPERTIES TIMEOUT 120)
+# The tool's one JSON string escaper in both modes: outputs (UTF-8 through) and option digests
+# (ASCII, as Python's json.dumps).
+add_executable(semfp_json_escape semfp/tests/json_escape.cpp semfp/digest.cpp)
+target_link_libraries(semfp_json_escape PRIVATE semfp_engine semfp_dev)
+add_test(NAME semfp.tool.json_escape COMMAND semfp_json_escape)

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Wall and CPU time of `semfp dedup` in its Linker modes against the plain run, at 1 and 2
+# threads: plain, `--verify sketch` and `--state FILE` (a fresh state every run, so each run
+# clusters the whole input and saves the state). Runs are interleaved (plain t1, plain t2,
+# sketch t1, ... then again) so every ratio is taken against the plain 1-thread run of the same
+# round, under the same load. Checks that each mode's output is byte-identical at every thread
+# count and in every round, and that --state (fresh) gives the plain run's output. Prints
+# markdown rows: medians of RUNS rounds, the median of the per-round wall ratios to plain t1,
+# user CPU per document, and the load average before and after.
+#
+# usage: bench/dedup_modes.sh SEMFP INPUT.jsonl [RUNS=5]
+#   THREADS="1 2" (default)      - thread counts
+#   MODES="plain sketch state"   - modes (default: all three)
+#   BASELINE=/path/to/other/semfp - also time that build in every mode but plain, at the last
+#                                    thread count (label "<mode> t<N> baseline")
+set -euo pipefail
+tool=${1:?usage: dedup_modes.sh SEMFP INPUT.jsonl [RUNS]}
+input=${2:?input}
+runs=${3:-5}
+threads=(${THREADS:-1 2})
+modes=(${MODES:-plain sketch state})
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+docs=$(grep -c . "$input" || true)
+
+options_of() {  # mode -> extra options
+    case $1 in
+        plain) ;;
+        sketch) echo "--verify sketch" ;;
+        state) echo "--state $work/state" ;;
+        *) echo "unknown mode $1" >&2; exit 2 ;;
+    esac
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+run_one() {  # label mode tool threads
+    local label=$1 mode=$2 bin=$3 t=$4 out="$work/$1.out"
+    rm -f "$work/state"
+    # shellcheck disable=SC2046
+    /usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" dedup "$input" --threads "$t" --quiet --tsv --out "$out" \
+        $(options_of "$mode") 2>/dev/null
+    cat "$work/time" >> "$work/$label.times"
+    local ref="$work/$mode.reference"
+    if [ "$mode" = state ] && [ -f "$work/plain.reference" ]; then ref="$work/plain.reference"; fi
+    if [ ! -f "$ref" ]; then cp "$out" "$ref"; fi
+    if ! cmp -s "$out" "$ref"; then echo "OUTPUT DIFFERS: $label" >&2; exit 1; fi
+}
+labels=()
+for ((r = 0; r < runs; r++)); do
+    for m in "${modes[@]}"; do
+        for t in "${threads[@]}"; do
+            run_one "$m-t$t" "$m" "$tool" "$t"
+            if [ "$r" = 0 ]; then labels+=("$m-t$t"); fi
+        done
+        if [ -n "${BASELINE:-}" ] && [ "$m" != plain ]; then
+            t=${threads[-1]}
+            run_one "$m-t$t-baseline" "$m" "$BASELINE" "$t"
+            if [ "$r" = 0 ]; then labels+=("$m-t$t-baseline"); fi
+        fi
+    done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+base=${labels[0]}
+echo
+echo "| run | wall median s | wall min-max s | user CPU median s | sys median s | wall / $base (median of per-round ratios) | user CPU us/doc |"
+echo "|---|---|---|---|---|---|---|"
+for l in "${labels[@]}"; do
+    f="$work/$l.times"
+    wall=$(awk '{print $1}' "$f" | median)
+    lo=$(awk '{print $1}' "$f" | sort -g | head -1)
+    hi=$(awk '{print $1}' "$f" | sort -g | tail -1)
+    user=$(awk '{print $2}' "$f" | median)
+    sys=$(awk '{print $3}' "$f" | median)
+    ratio=$(paste -d' ' "$work/$base.times" "$f" | awk '{print $4 / $1}' | median)
+    per=$(awk -v u="$user" -v n="$docs" 'BEGIN {printf "%.1f", u * 1e6 / n}')
+    printf '| %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.2fx | %s |\n' "$l" "$wall" "$lo" "$hi" "$user" "$sys" "$ratio" "$per"
+done
+echo
+echo "$docs documents; each mode's outputs identical across threads and rounds (--state, fresh: equal to plain);"
+echo "$runs rounds, interleaved; warm page cache."
