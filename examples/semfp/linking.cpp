@@ -10,7 +10,6 @@
 #include <semfp/error.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
-#include <semfp/index/signature_file.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 #include <semfp/index/sketch_band_index.hpp>
 #include <semfp/index/two_stage_clusterer.hpp>
