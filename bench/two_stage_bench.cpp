@@ -3,13 +3,17 @@
 //    corpus (bytes per second; the ratio is the sketch's cost);
 //  - BM_QueryRadius: one HammingIndex query (default layout, 1 M entries, half of them near
 //    copies) against the radius, from the paper's 3 to max_radius;
-//  - BM_Cluster: Single-Pass clustering of 100 k and 1 M fingerprints at recommended_distance
-//    without a verifier vs at the two-stage radius with the sketch verifier (stored sketches
-//    compared; the 1 M verified run takes minutes: filter it out for a quick run).
+//  - BM_Cluster: Single-Pass clustering of 100 k and 1 M signatures (half random, half near
+//    copies: up to 16 bits flipped and up to 40 of 128 sketch bins changed) in three modes:
+//    0 = fingerprints at recommended_distance, no verifier (the baseline); 1 = the exact
+//    two-stage search, SinglePassClusterer at the radius with the sketch verifier (the 1 M run
+//    takes minutes: filter it out for a quick run); 2 = TwoStageClusterer, the banded candidate
+//    stage (exact search at the accept distance + SketchBandIndex) deciding by the same rule.
 // Quote medians of --benchmark_repetitions=5 (bench/results/two_stage.md).
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/index/two_stage_clusterer.hpp>
 
 #include "support/corpus.hpp"
 
@@ -88,33 +92,55 @@ void BM_QueryRadius(benchmark::State& state) {
     state.counters["hits_per_query"] = static_cast<double>(hits) / static_cast<double>(2 * state.iterations());
 }
 
-/// range(0) = 0: add at recommended_distance, no verifier; 1: two-stage radius and verifier;
-/// range(1) fingerprints (half random, half near copies of up to 16 bits).
-void BM_Cluster(benchmark::State& state) {
-    const bool verify = state.range(0) != 0;
-    const auto n = static_cast<std::size_t>(state.range(1));
-    const auto fps = make_data<64>(n, 16, 9);
-    const auto sketches = [n] {
-        std::vector<semfp::MinHashSketch> s;
-        semfp::MinHashSketcher m;
-        std::mt19937_64 rng(11);
-        for (std::size_t i = 0; i < n; ++i) {
-            for (int t = 0; t < 200; ++t) m.add_hash(rng() % 4000);
-            s.push_back(m.finish());
+/// Signatures: half random, half near copies of an earlier one (up to 16 bits flipped, up to
+/// 40 bins of the sketch changed).
+std::vector<semfp::Signature<64>> make_signatures(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Signature<64>> out;
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        semfp::Signature<64> s;
+        if (i > 0 && rng() % 2 == 0) {
+            s = out[rng() % i];
+            std::uint64_t w = s.fingerprint.word(0);
+            for (auto f = rng() % 17; f > 0; --f) w ^= std::uint64_t{1} << (rng() % 64);
+            s.fingerprint = semfp::Fingerprint<64>(w);
+            auto bins = s.sketch.values();
+            for (auto c = rng() % 41; c > 0; --c) bins[rng() % bins.size()] = static_cast<std::uint8_t>(rng());
+            s.sketch = semfp::MinHashSketch(bins, s.sketch.features());
+        } else {
+            s.fingerprint = semfp::Fingerprint<64>(rng());
+            semfp::MinHashSketch::bins_type bins{};
+            for (auto& b : bins) b = static_cast<std::uint8_t>(rng());
+            s.sketch = semfp::MinHashSketch(bins, 200);
         }
-        return s;
-    }();
+        out.push_back(s);
+    }
+    return out;
+}
+
+/// range(0): 0 = recommended_distance without a verifier, 1 = exact radius search with the
+/// verifier, 2 = banded candidate stage (TwoStageClusterer); range(1) signatures.
+void BM_Cluster(benchmark::State& state) {
+    const auto mode = state.range(0);
+    const auto n = static_cast<std::size_t>(state.range(1));
+    const auto sigs = make_signatures(n, 9);
     const auto rule = semfp::two_stage_rule::recommended<64>();
     std::size_t clusters = 0;
     for (auto _ : state) {
-        if (verify) {
+        if (mode == 1) {
             semfp::SinglePassClusterer<64> spc({rule.radius, semfp::match_policy::centres});
             for (std::size_t i = 0; i < n; ++i)
-                spc.add(fps[i], i, [&](std::uint64_t c, unsigned d) { return rule.accepts(d, sketches[c], sketches[i]); });
+                spc.add(sigs[i].fingerprint, i,
+                        [&](std::uint64_t c, unsigned d) { return rule.accepts(d, sigs[c].sketch, sigs[i].sketch); });
             clusters = spc.cluster_count();
+        } else if (mode == 2) {
+            semfp::TwoStageClusterer<64> tsc;
+            for (std::size_t i = 0; i < n; ++i) tsc.add(sigs[i], i);
+            clusters = tsc.cluster_count();
         } else {
             semfp::SinglePassClusterer<64> spc;
-            for (std::size_t i = 0; i < n; ++i) spc.add(fps[i], i);
+            for (std::size_t i = 0; i < n; ++i) spc.add(sigs[i].fingerprint, i);
             clusters = spc.cluster_count();
         }
     }
@@ -131,7 +157,9 @@ BENCHMARK_TEMPLATE(BM_QueryRadius, 128)->Arg(7)->Arg(15)->Arg(20)->Arg(24)->Arg(
 BENCHMARK(BM_Cluster)
     ->Args({0, 100000})
     ->Args({1, 100000})
+    ->Args({2, 100000})
     ->Args({0, 1000000})
+    ->Args({2, 1000000})
     ->Args({1, 1000000})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);

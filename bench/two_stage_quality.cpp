@@ -14,10 +14,13 @@
 // estimate is compared with exact Jaccard on a sample of pairs.
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
+#include <semfp/index/sketch_band_index.hpp>
+#include <semfp/text/article.hpp>
 
 #include "support/dev_pairs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +44,7 @@ struct docs_t {
 
 struct scored {
     bool lib;  // accepted by the library's two_stage_rule::recommended<Bits>()
+    bool near;  // within the rule's accept_distance (found by the exact candidate search)
     unsigned d;
     double j;
     bool is_short;
@@ -66,7 +70,8 @@ std::vector<scored> score(const docs_t& docs, const std::vector<pair_row>& pairs
         const auto& x = sig[p.a];
         const auto& y = sig[p.b];
         const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
-        out.push_back({semfp::two_stage_rule::recommended<Bits>().accepts(d, x.sketch, y.sketch), d,
+        const auto lib = semfp::two_stage_rule::recommended<Bits>();
+        out.push_back({lib.accepts(d, x.sketch, y.sketch), d <= lib.accept_distance, d,
                        semfp::estimated_jaccard(x.sketch, y.sketch),
                        x.sketch.features() < short_features || y.sketch.features() < short_features});
     }
@@ -113,6 +118,145 @@ std::map<std::string, table_row> per_kind(const std::vector<pair_row>& pairs, co
         row.hit += accepts(r, s[i]) ? 1 : 0;
     }
     return t;
+}
+
+/// The banded candidate stage (semfp::SketchBandIndex): candidates are the pairs within the
+/// rule's accept_distance and those sharing a band of the sketch; each is then decided by the
+/// rule. Recall per kind against the exact radius search (the rule alone), and the share of
+/// negative pairs that become candidates (what a query pays for in verifications).
+template <class Emit>
+void banding(const std::vector<pair_row>& pairs, const docs_t& docs, Emit& emit) {
+    const std::vector<semfp::sketch_band_layout> layouts = {
+        {42, 3}, {32, 3}, {32, 4}, {24, 4}, {20, 4}, {16, 4}, {12, 4}, {25, 5}, {20, 5}, {16, 5}, {21, 6}};
+    char buf[512];
+    auto section = [&]<std::size_t Bits>(const std::vector<semfp::Signature<Bits>>& sig) {
+        const auto rule = semfp::two_stage_rule::recommended<Bits>();
+        std::snprintf(buf, sizeof buf,
+                      "### %zu bits: banded candidate stage (d <= %u, or a shared band of the sketch), then the "
+                      "rule\n\nRecall kept of the exact radius-%u search, both halves together (%% of the pairs "
+                      "the rule accepts); worst kind; negatives that become candidates (sharing a band, any "
+                      "distance).\n\n",
+                      Bits, rule.accept_distance, rule.radius);
+        emit(buf);
+        // Per kind: pairs the rule accepts, and of those the banded stage keeps, per layout.
+        std::map<std::string, std::size_t> acc;
+        std::vector<std::map<std::string, std::size_t>> kept(layouts.size());
+        std::vector<std::size_t> neg_collide(layouts.size(), 0);
+        std::size_t negatives = 0;
+        for (const auto& p : pairs) {
+            const auto& x = sig[p.a];
+            const auto& y = sig[p.b];
+            const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
+            if (!p.positive) {
+                ++negatives;
+                for (std::size_t l = 0; l < layouts.size(); ++l)
+                    neg_collide[l] += semfp::share_band(x.sketch, y.sketch, layouts[l]) ? 1 : 0;
+                continue;
+            }
+            if (!rule.accepts(d, x.sketch, y.sketch)) continue;
+            ++acc[p.kind];
+            for (std::size_t l = 0; l < layouts.size(); ++l)
+                if (d <= rule.accept_distance || semfp::share_band(x.sketch, y.sketch, layouts[l])) ++kept[l][p.kind];
+        }
+        std::string head = "| layout (bands x rows) | all kinds | worst kind | negatives sharing a band |";
+        std::string sep = "|---|---:|---|---:|";
+        emit(head + "\n" + sep + "\n");
+        for (std::size_t l = 0; l < layouts.size(); ++l) {
+            std::size_t a = 0;
+            std::size_t k = 0;
+            double worst = 2;
+            std::string worst_kind;
+            for (const auto& [kind, n] : acc) {
+                a += n;
+                const std::size_t kk = kept[l].count(kind) ? kept[l].at(kind) : 0;
+                k += kk;
+                const double r = static_cast<double>(kk) / static_cast<double>(n);
+                if (r < worst) {
+                    worst = r;
+                    worst_kind = kind;
+                }
+            }
+            std::snprintf(buf, sizeof buf, "| %u x %u | %.2f %% (%zu of %zu) | %s %.2f %% | %.4f %% |\n",
+                          layouts[l].bands, layouts[l].rows, 100.0 * static_cast<double>(k) / static_cast<double>(a), k,
+                          a, worst_kind.c_str(), 100.0 * worst,
+                          100.0 * static_cast<double>(neg_collide[l]) / static_cast<double>(negatives));
+            emit(buf);
+        }
+        // Per kind for the library's default layout, per half.
+        const semfp::sketch_band_layout def{};
+        std::snprintf(buf, sizeof buf,
+                      "\nDefault layout %u x %u, per kind and half (recall of the exact radius search -> of the "
+                      "banded stage, %% of the kind's pairs):\n\n| kind | tuning exact | tuning banded | "
+                      "confirmation exact | confirmation banded |\n|---|---:|---:|---:|---:|\n",
+                      def.bands, def.rows);
+        emit(buf);
+        std::map<std::string, std::array<std::size_t, 6>> t;  // n0, exact0, banded0, n1, exact1, banded1
+        for (const auto& p : pairs) {
+            if (!p.positive) continue;
+            const auto& x = sig[p.a];
+            const auto& y = sig[p.b];
+            const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
+            auto& row = t[p.kind];
+            const std::size_t o = p.half == 0 ? 0 : 3;
+            ++row[o];
+            if (!rule.accepts(d, x.sketch, y.sketch)) continue;
+            ++row[o + 1];
+            if (d <= rule.accept_distance || semfp::share_band(x.sketch, y.sketch, def)) ++row[o + 2];
+        }
+        for (const auto& [kind, r] : t) {
+            auto pct = [](std::size_t a, std::size_t n) { return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n); };
+            std::snprintf(buf, sizeof buf, "| %s | %.1f %% | %.1f %% | %.1f %% | %.1f %% |\n", kind.c_str(), pct(r[1], r[0]),
+                          pct(r[2], r[0]), pct(r[4], r[3]), pct(r[5], r[3]));
+            emit(buf);
+        }
+        // Beyond the radius: with the banded stage the radius no longer sets the cost, so the
+        // rule can look at the sketch at larger distances. Same thresholds, radius swept.
+        std::snprintf(buf, sizeof buf,
+                      "\nRule radius swept (banded stage, default layout, thresholds unchanged: %.2f, short %.2f); "
+                      "false positives tuning + confirmation, largest negative estimate within the radius, recall "
+                      "(confirmation half):\n\n| radius | false positives | largest negative estimate | s2twp | twin_tw | "
+                      "subst@10 | excerpt | natural | all positives |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                      rule.min_similarity, rule.short_similarity);
+        emit(buf);
+        for (const unsigned radius : {rule.radius, rule.radius + 4, rule.radius + 8, rule.radius + 12, static_cast<unsigned>(Bits)}) {
+            auto r2 = rule;
+            r2.radius = radius;
+            std::size_t fp0 = 0, fp1 = 0, all = 0, all_hit = 0;
+            double worst = 0;
+            std::map<std::string, std::pair<std::size_t, std::size_t>> k;
+            for (const auto& p : pairs) {
+                const auto& x = sig[p.a];
+                const auto& y = sig[p.b];
+                const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
+                const bool hit = r2.accepts(d, x.sketch, y.sketch) &&
+                                 (d <= r2.accept_distance || semfp::share_band(x.sketch, y.sketch, def));
+                if (!p.positive) {
+                    if (d <= radius) worst = std::max(worst, semfp::estimated_jaccard(x.sketch, y.sketch));
+                    (p.half == 0 ? fp0 : fp1) += hit ? 1 : 0;
+                    continue;
+                }
+                if (p.half != 1) continue;
+                ++all;
+                all_hit += hit ? 1 : 0;
+                auto& e = k[p.kind];
+                ++e.first;
+                e.second += hit ? 1 : 0;
+            }
+            auto pct = [&](const char* kind) {
+                const auto it = k.find(kind);
+                return it == k.end() || it->second.first == 0
+                           ? 0.0
+                           : 100.0 * static_cast<double>(it->second.second) / static_cast<double>(it->second.first);
+            };
+            std::snprintf(buf, sizeof buf, "| %u | %zu + %zu | %.4f | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %.1f %% |\n",
+                          radius, fp0, fp1, worst, pct("s2twp"), pct("twin_tw"), pct("subst@10"), pct("excerpt"),
+                          pct("natural"), 100.0 * static_cast<double>(all_hit) / static_cast<double>(all));
+            emit(buf);
+        }
+        emit("\n");
+    };
+    section(docs.s64);
+    section(docs.s128);
 }
 
 }  // namespace
@@ -208,6 +352,7 @@ int main(int argc, char** argv) {
     };
     run(docs.s64);
     run(docs.s128);
+    banding(pairs, docs, emit);
 
     // Sketch estimate against exact Jaccard of the same tokens, on a sample of pairs.
     {

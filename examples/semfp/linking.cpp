@@ -10,8 +10,9 @@
 #include <semfp/error.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
-#include <semfp/index/signature_file.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/index/sketch_band_index.hpp>
+#include <semfp/index/two_stage_clusterer.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -29,11 +30,12 @@ namespace {
 //     header   magic "SEMFPDST", format version, bits
 //     u32 + n  options digest (16 hex digits), then u32 + n the identity text it was made from
 //     u64      documents clustered so far (the next document's ordinal)
-//     u32      flags: 1 = the two-stage sketches follow the clusterer
+//     u32      flags: 0 = a SinglePassClusterer follows; 2 = a TwoStageClusterer follows (--verify
+//              sketch); 1 (sketches after a SinglePassClusterer, the exact radius search of
+//              earlier versions) is refused as made with other options
 //     u64      centres; per centre (by cluster number): u64 ordinal, u32 + n id
 //     u32      CRC-32C of the envelope
-//     ...      the SinglePassClusterer (ids: ordinals), then with flag 1 the signatures of the
-//              items the clusterer may compare with (signature_file.hpp)
+//     ...      the clusterer (ids: ordinals)
 constexpr std::string_view state_magic = "SEMFPDST";
 
 void write_string(semfp::detail::binary_writer& w, std::string_view s) {
@@ -69,6 +71,11 @@ two_stage_rule rule_for(const link_settings& s) {
     return r;
 }
 
+bool same_rule(const two_stage_rule& a, const two_stage_rule& b) noexcept {
+    return a.radius == b.radius && a.accept_distance == b.accept_distance && a.min_similarity == b.min_similarity &&
+           a.short_features == b.short_features && a.short_similarity == b.short_similarity;
+}
+
 std::string describe_settings(const link_settings& s, const two_stage_rule& rule) {
     std::string d = "simhash, Hamming distance <= " + std::to_string(s.hd);
     if (s.verify) {
@@ -86,22 +93,17 @@ template <std::size_t Bits>
 class SinglePassLinker final : public Linker {
 public:
     SinglePassLinker(const link_settings& s, link_sink sink)
-        : m_settings(s), m_rule(rule_for<Bits>(s)), m_sink(std::move(sink)), m_clusterer(options(s, m_rule)) {}
+        : m_settings(s),
+          m_rule(rule_for<Bits>(s)),
+          m_sink(std::move(sink)),
+          m_clusterer(options(s, m_rule)),
+          m_two_stage(two_stage_options(s, m_rule)) {}
 
     void add(std::string_view id, const fp_value& v, const MinHashSketch& sketch, std::string_view keep) override {
         const Fingerprint<Bits> fp = to_fp<Bits>(v);
         const std::uint64_t ordinal = m_next++;
-        cluster_assignment r;
-        if (m_settings.verify) {
-            r = m_clusterer.add(fp, ordinal, [&](std::uint64_t candidate, unsigned d) {
-                const auto it = m_signatures.find(candidate);
-                return it != m_signatures.end() && m_rule.accepts(d, it->second.sketch, sketch);
-            });
-        } else {
-            r = m_clusterer.add(fp, ordinal);
-        }
-        if (m_settings.verify && (r.is_new || m_settings.match_members))
-            m_signatures.emplace(ordinal, Signature<Bits>{fp, sketch});
+        const cluster_assignment r =
+            m_settings.verify ? m_two_stage.add(Signature<Bits>{fp, sketch}, ordinal) : m_clusterer.add(fp, ordinal);
         if (r.is_new) {
             m_number.emplace(ordinal, m_centre_ids.size());
             m_centre_ids.emplace_back(id);
@@ -131,29 +133,23 @@ public:
             write_string(w, digest_of(identity));
             write_string(w, identity);
             w.u64(m_next);
-            w.u32(m_settings.verify ? 1u : 0u);
+            w.u32(m_settings.verify ? 2u : 0u);
             w.u64(centres.size());
             for (const auto& [ordinal, number] : centres) {
                 w.u64(ordinal);
                 write_string(w, m_centre_ids[number]);
             }
             w.finish();
-            m_clusterer.save(os);
-            if (m_settings.verify) {
-                std::vector<signature_entry<Bits>> entries;
-                entries.reserve(m_signatures.size());
-                for (const auto& [ordinal, sig] : m_signatures) entries.push_back({ordinal, sig});
-                std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
-                save_signatures<Bits>(os, std::span<const signature_entry<Bits>>(entries));
-            }
+            if (m_settings.verify) m_two_stage.save(os);
+            else m_clusterer.save(os);
         });
     }
 
     void load_state(const std::string& path, const std::string& identity) override {
         SinglePassClusterer<Bits> clusterer(options(m_settings, m_rule));
+        TwoStageClusterer<Bits> two_stage(two_stage_options(m_settings, m_rule));
         std::unordered_map<std::uint64_t, std::size_t> number;
         std::vector<std::string> centre_ids;
-        std::unordered_map<std::uint64_t, Signature<Bits>> signatures;
         std::uint64_t next = 0;
         semfp::detail::load_file(path, [&](std::istream& is) {
             semfp::detail::binary_reader r(is);
@@ -163,7 +159,7 @@ public:
             next = r.u64();
             const std::size_t flags_at = r.offset();
             const std::uint32_t flags = r.u32();
-            if (flags > 1) semfp::detail::throw_format_error("semfp: unknown state flags", flags_at);
+            if (flags > 2) semfp::detail::throw_format_error("semfp: unknown state flags", flags_at);
             const std::uint64_t centres = r.u64();
             if (centres > next) semfp::detail::throw_format_error("semfp: more centres than documents", flags_at + 4);
             for (std::uint64_t c = 0; c < centres; ++c) {
@@ -175,25 +171,45 @@ public:
             }
             r.finish();
             const std::string expected = digest_of(identity);
-            if (digest != expected || (flags == 1) != m_settings.verify)
+            if (digest != expected || flags != (m_settings.verify ? 2u : 0u))
                 semfp::detail::throw_invalid_argument(
                     "--state '" + path + "' was made with other options or another semfp version (options digest " +
                     digest + ", these options " + expected + ")\n  state:   " + saved_identity + "\n  options: " + identity);
-            clusterer.load(is);
-            if (clusterer.size() != next || clusterer.cluster_count() != centres)
+            std::size_t size = 0;
+            std::size_t clusters = 0;
+            if (flags == 2) {
+                two_stage.load(is);
+                if (!same_rule(two_stage.rule(), m_rule) || two_stage.layout() != m_two_stage.layout() ||
+                    two_stage.match() != m_two_stage.match())
+                    semfp::detail::throw_format_error("semfp: the clusterer's rule does not match the state", r.offset());
+                size = two_stage.size();
+                clusters = two_stage.cluster_count();
+            } else {
+                clusterer.load(is);
+                size = clusterer.size();
+                clusters = clusterer.cluster_count();
+            }
+            if (size != next || clusters != centres)
                 semfp::detail::throw_format_error("semfp: the clusterer does not match the state", r.offset());
-            if (flags == 1)
-                for (auto& e : load_signatures<Bits>(is)) signatures.emplace(e.id, e.signature);
         });
         m_clusterer.swap(clusterer);
+        m_two_stage.swap(two_stage);
         m_number.swap(number);
         m_centre_ids.swap(centre_ids);
-        m_signatures.swap(signatures);
         m_next = next;
         m_loaded = next;
     }
 
 private:
+    static two_stage_cluster_options two_stage_options(const link_settings& s, const two_stage_rule& rule) {
+        two_stage_cluster_options o;
+        o.rule = rule;
+        o.match = s.match_members ? match_policy::members : match_policy::centres;
+        return o;
+    }
+
+    // Without verify the Single-Pass clusterer at --hd; with verify it stays empty (the
+    // two-stage clusterer searches --hd exactly and the sketch bands beyond).
     static cluster_options options(const link_settings& s, const two_stage_rule& rule) {
         const unsigned radius = s.verify ? rule.radius : s.hd;
         if (radius > SinglePassClusterer<Bits>::max_threshold)
@@ -201,7 +217,7 @@ private:
                                          std::to_string(SinglePassClusterer<Bits>::max_threshold) + " for " +
                                          std::to_string(Bits) + "-bit fingerprints");
         cluster_options o;
-        o.threshold = radius;
+        o.threshold = s.verify ? 0u : radius;
         o.match = s.match_members ? match_policy::members : match_policy::centres;
         return o;
     }
@@ -210,11 +226,11 @@ private:
     two_stage_rule m_rule;
     link_sink m_sink;
     SinglePassClusterer<Bits> m_clusterer;
+    TwoStageClusterer<Bits> m_two_stage;  // with verify
     std::uint64_t m_next = 0;    // ordinal of the next document (continues a loaded state)
     std::uint64_t m_loaded = 0;  // documents of the loaded state
     std::unordered_map<std::uint64_t, std::size_t> m_number;  // centre ordinal -> cluster number
     std::vector<std::string> m_centre_ids;                    // by cluster number
-    std::unordered_map<std::uint64_t, Signature<Bits>> m_signatures;  // verify: what may be compared with
 };
 
 // Connected components, decided at the end. Fingerprints, ids and (with verify) sketches of all
@@ -224,7 +240,7 @@ template <std::size_t Bits>
 class ComponentsLinker final : public Linker {
 public:
     ComponentsLinker(const link_settings& s, link_sink sink)
-        : m_settings(s), m_rule(rule_for<Bits>(s)), m_sink(std::move(sink)), m_index(radius()) {}
+        : m_settings(s), m_rule(rule_for<Bits>(s)), m_sink(std::move(sink)), m_index(m_settings.hd) {}
     ~ComponentsLinker() override {
         if (m_spool != nullptr) std::fclose(m_spool);
     }
@@ -237,16 +253,29 @@ public:
         const auto ordinal = static_cast<std::uint32_t>(m_fps.size());
         m_parent.push_back(ordinal);
         bool linked = false;
-        m_index.for_each_within(fp, radius(), [&](const hamming_match& m) {
+        // Candidates: the documents within --hd (exact), and with verify those sharing a band of
+        // the sketch (SketchBandIndex); with verify each is decided by the two-stage rule. Linking
+        // a pair twice changes nothing, so the order of the candidates does not matter.
+        m_index.for_each_within(fp, m_settings.hd, [&](const hamming_match& m) {
             const auto other = static_cast<std::uint32_t>(m.id);
             if (m_settings.verify && !m_rule.accepts(m.distance, m_sketches[other], sketch)) return;
             linked = true;
             unite(other, ordinal);
         });
+        if (m_settings.verify) {
+            m_bands.for_each_candidate(sketch, [&](std::uint32_t other) {
+                if (!m_rule.accepts(hamming_distance(m_fps[other], fp), m_sketches[other], sketch)) return;
+                linked = true;
+                unite(other, ordinal);
+            });
+        }
         m_index.insert(fp, ordinal);
         m_fps.push_back(fp);
         m_ids.emplace_back(id);
-        if (m_settings.verify) m_sketches.push_back(sketch);
+        if (m_settings.verify) {
+            m_sketches.push_back(sketch);
+            m_bands.insert(sketch, ordinal, [&](std::uint32_t x) -> const MinHashSketch& { return m_sketches[x]; });
+        }
         if (!linked && !keep.empty()) spool(ordinal, keep);
     }
 
@@ -286,8 +315,6 @@ public:
     }
 
 private:
-    unsigned radius() const noexcept { return m_settings.verify ? m_rule.radius : m_settings.hd; }
-
     std::uint32_t find(std::uint32_t x) noexcept {
         while (m_parent[x] != x) {
             m_parent[x] = m_parent[m_parent[x]];
@@ -329,7 +356,8 @@ private:
     link_settings m_settings;
     two_stage_rule m_rule;
     link_sink m_sink;
-    HammingIndex<Bits> m_index;
+    HammingIndex<Bits> m_index;  // at --hd
+    SketchBandIndex m_bands;     // with verify
     std::vector<Fingerprint<Bits>> m_fps;
     std::vector<std::string> m_ids;
     std::vector<MinHashSketch> m_sketches;

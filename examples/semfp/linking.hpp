@@ -8,8 +8,12 @@
 // A + B. Connected components (link_kind::components) can only decide at the end, when no later
 // document can join two components any more: every component is one cluster whose centre is its
 // first document (the Python package's semfp.dask link="components"), the distance is the Hamming
-// distance to that centre (which may exceed the radius). With verify, a pair within the candidate
-// radius is a near-duplicate only if semfp::two_stage_rule accepts it (see signature.hpp).
+// distance to that centre (which may exceed the radius). With verify, the candidates of a document
+// are the documents within --hd bits (exact search) and those whose MinHash sketch shares a band
+// with its sketch (semfp::SketchBandIndex, 20 bands of 4 bins), and a candidate is a near-duplicate
+// only if semfp::two_stage_rule accepts it (see signature.hpp): the exact radius-12 / 28 search of
+// earlier versions is not done (semfp::TwoStageClusterer; what the banding misses is measured in
+// bench/results/two_stage.md). Every decision depends only on the input order, never on threads.
 
 #include "engine.hpp"
 #include "options.hpp"
@@ -42,7 +46,7 @@ struct link_settings {
     unsigned hd = 0;          ///< the radius (with verify: pairs this close need no sketch)
     bool match_members = false;
     link_kind link = link_kind::single_pass;
-    bool verify = false;      ///< two-stage: candidates up to two_stage_rule::recommended<Bits>().radius
+    bool verify = false;      ///< two-stage: candidates within hd, or sharing a sketch band; then the rule
 };
 
 class Linker {

@@ -1,0 +1,239 @@
+#include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/index/sketch_band_index.hpp>
+#include <semfp/index/two_stage_clusterer.hpp>
+
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+semfp::MinHashSketch random_sketch(std::mt19937_64& rng, std::uint32_t features = 200) {
+    semfp::MinHashSketch::bins_type b{};
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    return semfp::MinHashSketch(b, features);
+}
+
+/// `s` with `changes` bins (at random positions, possibly repeated) given other values.
+semfp::MinHashSketch edited(const semfp::MinHashSketch& s, unsigned changes, std::mt19937_64& rng) {
+    auto b = s.values();
+    for (unsigned c = 0; c < changes; ++c) {
+        auto& x = b[rng() % b.size()];
+        x = static_cast<std::uint8_t>(x + 1 + rng() % 255);
+    }
+    return semfp::MinHashSketch(b, s.features());
+}
+
+template <std::size_t Bits>
+semfp::Fingerprint<Bits> flipped(semfp::Fingerprint<Bits> fp, unsigned flips, std::mt19937_64& rng) {
+    auto w = fp.data();
+    for (unsigned f = 0; f < flips; ++f) {
+        const auto bit = rng() % Bits;
+        w[bit / 64] ^= std::uint64_t{1} << (bit % 64);
+    }
+    return semfp::Fingerprint<Bits>(w);
+}
+
+/// Signatures: random ones, and near copies of earlier ones with up to `max_flips` bits flipped
+/// and up to 70 bins changed (so that some pairs are accepted by distance, some by the sketch,
+/// some rejected, and some of those the rule accepts share no band); a few short texts.
+template <std::size_t Bits>
+std::vector<semfp::Signature<Bits>> make_signatures(std::size_t n, unsigned max_flips, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<semfp::Signature<Bits>> out;
+    for (std::size_t i = 0; i < n; ++i) {
+        semfp::Signature<Bits> s;
+        if (i > 0 && rng() % 3 != 0) {
+            const auto& base = out[rng() % i];
+            s.fingerprint = flipped(base.fingerprint, static_cast<unsigned>(rng() % (max_flips + 1)), rng);
+            s.sketch = edited(base.sketch, static_cast<unsigned>(rng() % 71), rng);
+        } else {
+            std::array<std::uint64_t, Bits / 64> w{};
+            for (auto& x : w) x = rng();
+            s.fingerprint = semfp::Fingerprint<Bits>(w);
+            s.sketch = random_sketch(rng, rng() % 8 == 0 ? 10u : 200u);
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+/// The definition: candidates are the kept signatures within the accept distance or sharing a
+/// band; the nearest the rule accepts wins, ties by the earliest. O(n^2).
+template <std::size_t Bits>
+std::vector<semfp::cluster_assignment> reference(const std::vector<semfp::Signature<Bits>>& sigs,
+                                                 const semfp::two_stage_rule& rule, const semfp::sketch_band_layout& l,
+                                                 semfp::match_policy match) {
+    std::vector<semfp::cluster_assignment> out;
+    std::vector<std::size_t> kept;  // items compared with
+    std::vector<std::size_t> centre_of;
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+        unsigned best_d = ~0u;
+        std::size_t best = 0;
+        for (const std::size_t k : kept) {
+            const unsigned d = semfp::hamming_distance(sigs[k].fingerprint, sigs[i].fingerprint);
+            const bool candidate = d <= rule.accept_distance || semfp::share_band(sigs[k].sketch, sigs[i].sketch, l);
+            if (candidate && d < best_d && rule.accepts(d, sigs[k].sketch, sigs[i].sketch)) {
+                best_d = d;
+                best = k;
+            }
+        }
+        const bool is_new = best_d == ~0u;
+        centre_of.push_back(is_new ? i : centre_of[best]);
+        if (is_new || (match == semfp::match_policy::members && best_d != 0)) kept.push_back(i);
+        out.push_back({static_cast<std::uint64_t>(centre_of[i]) * 10 + 7, is_new, is_new ? 0u : best_d});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("SketchBandIndex reports exactly the items sharing a band", "[index][two_stage]") {
+    std::mt19937_64 rng(42);
+    for (const semfp::sketch_band_layout l : {semfp::sketch_band_layout{20, 4}, semfp::sketch_band_layout{12, 10},
+                                              semfp::sketch_band_layout{128, 1}}) {
+        semfp::SketchBandIndex ix(l);
+        std::vector<semfp::MinHashSketch> stored;
+        for (int i = 0; i < 3000; ++i) {
+            stored.push_back(i > 0 && rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 40, rng) : random_sketch(rng));
+            ix.insert(stored.back(), static_cast<std::uint32_t>(i),
+                      [&](std::uint32_t x) -> const semfp::MinHashSketch& { return stored[x]; });
+        }
+        REQUIRE(ix.size() == stored.size());
+        for (int q = 0; q < 300; ++q) {
+            const auto query = rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 50, rng) : random_sketch(rng);
+            std::vector<std::uint32_t> got;
+            ix.for_each_candidate(query, [&](std::uint32_t x) { got.push_back(x); });
+            std::sort(got.begin(), got.end());
+            got.erase(std::unique(got.begin(), got.end()), got.end());
+            std::vector<std::uint32_t> want;
+            for (std::uint32_t i = 0; i < stored.size(); ++i)
+                if (semfp::share_band(stored[i], query, l)) want.push_back(i);
+            REQUIRE(got == want);
+        }
+    }
+    // Empty sketches are neither stored nor queried.
+    semfp::SketchBandIndex ix;
+    const semfp::MinHashSketch empty;
+    ix.insert(empty, 0, [&](std::uint32_t) -> const semfp::MinHashSketch& { return empty; });
+    REQUIRE(ix.size() == 0);
+    int calls = 0;
+    ix.for_each_candidate(empty, [&](std::uint32_t) { ++calls; });
+    REQUIRE(calls == 0);
+    REQUIRE_THROWS_AS(semfp::SketchBandIndex({33, 4}), semfp::invalid_argument_error);
+    REQUIRE_THROWS_AS(semfp::SketchBandIndex({0, 4}), semfp::invalid_argument_error);
+}
+
+TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition", "[index][two_stage]", ((std::size_t Bits), Bits), 64,
+                       128) {
+    const auto rule = semfp::two_stage_rule::recommended<Bits>();
+    const auto sigs = make_signatures<Bits>(1500, rule.radius + 6, Bits);
+    for (const auto match : {semfp::match_policy::centres, semfp::match_policy::members}) {
+        const semfp::sketch_band_layout layout{};
+        const auto want = reference<Bits>(sigs, rule, layout, match);
+        semfp::TwoStageClusterer<Bits> c({rule, layout, match});
+        std::size_t joined_beyond = 0;
+        for (std::size_t i = 0; i < sigs.size(); ++i) {
+            const auto got = c.add(sigs[i], i * 10 + 7);
+            REQUIRE(got == want[i]);
+            joined_beyond += !got.is_new && got.distance > rule.accept_distance ? 1 : 0;
+        }
+        REQUIRE(joined_beyond > 0);  // the sketch stage was exercised
+        REQUIRE(c.size() == sigs.size());
+        REQUIRE(c.cluster_of(7) == std::optional<std::uint64_t>(7));
+        REQUIRE_FALSE(c.cluster_of(8).has_value());
+    }
+}
+
+TEST_CASE("TwoStageClusterer equals the exact radius search when the bands find every accepted pair",
+          "[index][two_stage]") {
+    // Near copies differ in at most 3 bins: with 20 bands every such pair shares a band, so the
+    // banded candidate stage finds whatever the exact radius-12 search finds.
+    std::mt19937_64 rng(7);
+    std::vector<semfp::Signature<64>> sigs;
+    for (int i = 0; i < 2000; ++i) {
+        semfp::Signature<64> s;
+        if (i > 0 && rng() % 2 == 0) {
+            const auto& base = sigs[rng() % sigs.size()];
+            s.fingerprint = flipped(base.fingerprint, static_cast<unsigned>(rng() % 15), rng);
+            s.sketch = rng() % 4 == 0 ? random_sketch(rng) : edited(base.sketch, 3, rng);
+        } else {
+            s.fingerprint = semfp::Fingerprint<64>(rng());
+            s.sketch = random_sketch(rng);
+        }
+        sigs.push_back(s);
+    }
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    semfp::SinglePassClusterer<64> exact({rule.radius, semfp::match_policy::centres});
+    semfp::TwoStageClusterer<64> banded;
+    std::size_t beyond = 0;
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+        const auto e = exact.add(sigs[i].fingerprint, i, [&](std::uint64_t c, unsigned d) {
+            return rule.accepts(d, sigs[c].sketch, sigs[i].sketch);
+        });
+        const auto b = banded.add(sigs[i], i);
+        REQUIRE(e == b);
+        beyond += !b.is_new && b.distance > rule.accept_distance ? 1 : 0;
+    }
+    REQUIRE(beyond > 50);
+}
+
+TEST_CASE("TwoStageClusterer: ids, save and load", "[index][two_stage]") {
+    const auto sigs = make_signatures<64>(800, 18, 3);
+    semfp::TwoStageClusterer<64> whole;
+    for (std::size_t i = 0; i < sigs.size(); ++i) (void)whole.add(sigs[i], i);
+    semfp::TwoStageClusterer<64> first;
+    for (std::size_t i = 0; i < 400; ++i) (void)first.add(sigs[i], i);
+    std::stringstream ss;
+    first.save(ss);
+    const std::string bytes = ss.str();
+    semfp::TwoStageClusterer<64> resumed({std::nullopt, {10, 3}, semfp::match_policy::members});
+    resumed.load(ss);
+    REQUIRE(resumed.layout() == semfp::sketch_band_layout{});
+    REQUIRE(resumed.match() == semfp::match_policy::centres);
+    REQUIRE(resumed.size() == 400);
+    REQUIRE(resumed.cluster_count() == first.cluster_count());
+    semfp::TwoStageClusterer<64> again;
+    for (std::size_t i = 0; i < 400; ++i) (void)again.add(sigs[i], i);
+    for (std::size_t i = 400; i < sigs.size(); ++i) REQUIRE(resumed.add(sigs[i], i) == again.add(sigs[i], i));
+    for (std::size_t i = 0; i < sigs.size(); ++i) REQUIRE(resumed.cluster_of(i) == whole.cluster_of(i));
+
+    // Damaged or truncated data is refused, and the clusterer is left as it was.
+    for (std::size_t at : {std::size_t{0}, std::size_t{20}, bytes.size() / 2, bytes.size() - 1}) {
+        std::string bad = bytes;
+        bad[at] = static_cast<char>(bad[at] ^ 0x5A);
+        std::stringstream in(bad);
+        REQUIRE_THROWS_AS(resumed.load(in), semfp::format_error);
+        REQUIRE(resumed.size() == sigs.size());
+    }
+    std::stringstream cut(bytes.substr(0, bytes.size() - 7));
+    REQUIRE_THROWS_AS(resumed.load(cut), semfp::format_error);
+    semfp::TwoStageClusterer<128> wide;
+    std::stringstream other(bytes);
+    REQUIRE_THROWS_AS(wide.load(other), semfp::format_error);
+
+    // Ids must ascend; a refused id adds nothing.
+    REQUIRE_THROWS_AS(resumed.add(sigs[0], 5), semfp::invalid_argument_error);
+    REQUIRE(resumed.size() == sigs.size());
+    semfp::two_stage_rule far;
+    far.accept_distance = 40;
+    REQUIRE_THROWS_AS(semfp::TwoStageClusterer<64>({far, {}, semfp::match_policy::centres}), semfp::invalid_argument_error);
+}
+
+TEST_CASE("TwoStageClusterer: empty sketches match only each other", "[index][two_stage]") {
+    semfp::TwoStageClusterer<64> c;
+    semfp::Signature<64> empty;  // zero fingerprint, empty sketch
+    std::mt19937_64 rng(1);
+    semfp::Signature<64> other{semfp::Fingerprint<64>(1), random_sketch(rng)};
+    REQUIRE(c.add(empty, 1).is_new);
+    REQUIRE(c.add(other, 2).is_new);  // distance 1, but one sketch is empty
+    const auto r = c.add(empty, 3);
+    REQUIRE_FALSE(r.is_new);
+    REQUIRE(r.cluster == 1);
+}
