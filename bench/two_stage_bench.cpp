@@ -1,6 +1,7 @@
 // Costs of two-stage detection, each against its baseline measured in the same run:
 //  - BM_Fingerprint / BM_Signature: fingerprint alone vs fingerprint + MinHash sketch, on the
-//    corpus (bytes per second; the ratio is the sketch's cost);
+//    corpus (bytes per second; the ratio is the sketch's cost); BM_SignatureReference: the
+//    step-by-step signature path (SignatureFingerprinter::reference) the fused one replaced;
 //  - BM_QueryRadius: one HammingIndex query (default layout, 1 M entries, half of them near
 //    copies) against the radius, from the paper's 3 to max_radius;
 //  - BM_Cluster: Single-Pass clustering of 100 k and 1 M signatures (half random, half near
@@ -44,6 +45,17 @@ void BM_Signature(benchmark::State& state) {
     semfp::fingerprint_scratch scratch;
     for (auto _ : state)
         for (const auto& d : g_docs) benchmark::DoNotOptimize(maker(d.text, scratch));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
+}
+
+/// The step-by-step signature (normalize, tokenize, Simhash and sketch each token): the path
+/// the fused one replaced, kept as its reference.
+template <std::size_t Bits>
+void BM_SignatureReference(benchmark::State& state) {
+    const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, Bits> maker{};
+    semfp::fingerprint_scratch scratch;
+    for (auto _ : state)
+        for (const auto& d : g_docs) benchmark::DoNotOptimize(maker.reference(d.text, scratch));
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
 }
 
@@ -150,8 +162,10 @@ void BM_Cluster(benchmark::State& state) {
 
 BENCHMARK_TEMPLATE(BM_Fingerprint, 64);
 BENCHMARK_TEMPLATE(BM_Signature, 64);
+BENCHMARK_TEMPLATE(BM_SignatureReference, 64);
 BENCHMARK_TEMPLATE(BM_Fingerprint, 128);
 BENCHMARK_TEMPLATE(BM_Signature, 128);
+BENCHMARK_TEMPLATE(BM_SignatureReference, 128);
 BENCHMARK_TEMPLATE(BM_QueryRadius, 64)->Arg(3)->Arg(5)->Arg(7)->Arg(9)->Arg(12)->Arg(14)->Arg(16);
 BENCHMARK_TEMPLATE(BM_QueryRadius, 128)->Arg(7)->Arg(15)->Arg(20)->Arg(24)->Arg(28)->Arg(32);
 BENCHMARK(BM_Cluster)

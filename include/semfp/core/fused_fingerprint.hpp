@@ -428,13 +428,23 @@ private:
     std::uint32_t m_pending = 0;
 };
 
+/// The feature sink of `fused_fingerprint` when nothing but the fingerprint wants the features:
+/// the calls to it are compiled out.
+struct fused_no_sink {
+    void operator()(const char*, std::size_t) const noexcept {}
+};
+
 /// The raw-TF, unweighted fingerprint of `text` through the fused pass; `buf` is reused.
 /// `stopwords` null means no filter. The pass records tokens (offset and length in `buf`, which
 /// holds them until the end) in batches; each batch is then filtered, hashed and counted in a
 /// loop without the pass's data-dependent branches, so the hashes of neighbouring tokens overlap.
-template <std::size_t Bits, HashPolicy Hash>
+/// `sink(p, len)` (noexcept) receives every feature the fingerprint counts (every token the
+/// stopword filter keeps), in text order, while its bytes are still in `buf`; with
+/// `fused_no_sink` (the default) there is no such call.
+template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
 [[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
-                                                  const StopwordList* stopwords) {
+                                                  const StopwordList* stopwords, [[maybe_unused]] Sink&& sink = Sink{}) {
+    constexpr bool feed = !std::is_same_v<std::remove_cvref_t<Sink>, fused_no_sink>;
     constexpr std::size_t batch_size = 128;
     std::uint32_t offsets[batch_size];
     std::uint32_t lengths[batch_size];
@@ -450,6 +460,8 @@ template <std::size_t Bits, HashPolicy Hash>
         if (list == nullptr) {
             // No filter: a loop the compiler keeps free of the filter's calls and branches.
             for (std::size_t k = 0; k < pending; ++k) hashes[k] = fused_feature_bits<Bits, Hash>(base + offsets[k], lengths[k]);
+            if constexpr (feed)
+                for (std::size_t k = 0; k < pending; ++k) sink(base + offsets[k], static_cast<std::size_t>(lengths[k]));
             m = pending;
         } else {
             for (std::size_t k = 0; k < pending; ++k) {
@@ -457,6 +469,7 @@ template <std::size_t Bits, HashPolicy Hash>
                 const std::size_t n = lengths[k];
                 if (list->may_contain_key(fused_stopword_key(p, n)) && list->contains(std::string_view(p, n))) continue;
                 hashes[m++] = fused_feature_bits<Bits, Hash>(p, n);
+                if constexpr (feed) sink(p, n);
             }
         }
         std::size_t k = 0;
@@ -468,8 +481,11 @@ template <std::size_t Bits, HashPolicy Hash>
         // Beyond 32-bit offsets (texts over 4 GiB) a token is counted at once (votes add up in
         // any order).
         if (static_cast<std::size_t>(p - base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
-            if (list == nullptr || !list->may_contain_key(fused_stopword_key(p, n)) || !list->contains(std::string_view(p, n)))
+            if constexpr (feed) run_batch();  // the sink sees the features in text order
+            if (list == nullptr || !list->may_contain_key(fused_stopword_key(p, n)) || !list->contains(std::string_view(p, n))) {
                 acc.add(fused_feature_bits<Bits, Hash>(p, n));
+                if constexpr (feed) sink(p, n);
+            }
             return;
         }
         offsets[pending] = static_cast<std::uint32_t>(p - base);

@@ -22,6 +22,7 @@
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/fused_fingerprint.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/sketch.hpp>
 
@@ -97,7 +98,8 @@ struct two_stage_rule {
 
 /// Makes `Signature<Bits>`s: the fingerprint of a `Fingerprinter<Tok, Hash, Bits>` and the
 /// sketch of the same tokens. With raw term frequency and no IDF table (the defaults) the text
-/// is normalized and tokenized once for both; otherwise the sketch takes a second tokenization.
+/// is normalized and tokenized once for both (with character bigrams: in the fused pass of the
+/// fingerprint alone); otherwise the sketch takes a second tokenization.
 /// Const and thread-safe if the tokenizer is.
 template <Tokenizer Tok = default_tokenizer, HashPolicy Hash = default_hash, std::size_t Bits = 64>
 class SignatureFingerprinter {
@@ -116,8 +118,29 @@ public:
         return (*this)(text, scratch);
     }
 
-    /// The signature of `text`, using the caller's scratch buffers.
+    /// The signature of `text`, using the caller's scratch buffers. With character bigrams
+    /// (alone or behind a `StopwordFilter`), raw TF and no IDF table, the fused fingerprint pass
+    /// (fused_fingerprint.hpp) feeds each feature it counts to the sketch as well; the result
+    /// always equals `reference`.
     [[nodiscard]] signature_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
+        if constexpr (detail::fused_tokenizer<Tok>::value) {
+            const fingerprint_options& o = m_fp.options();
+            if (o.tf == tf_scaling::raw && o.idf == nullptr) {
+                MinHashSketcher sketcher;
+                auto sink = [&sketcher](const char* p, std::size_t n) noexcept { sketcher.add(std::string_view(p, n)); };
+                const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
+                    text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
+                return {fp, sketcher.finish()};
+            }
+        }
+        return reference(text, scratch);
+    }
+
+    /// The signature of `text` computed step by step: normalize into `scratch.text`, tokenize,
+    /// add each feature to the Simhash and the sketch (a second tokenization for weighted
+    /// fingerprints). Always equal to `operator()`; kept as the reference the fused path is
+    /// tested and measured against.
+    [[nodiscard]] signature_type reference(std::string_view text, fingerprint_scratch& scratch) const {
         MinHashSketcher sketcher;
         const fingerprint_options& o = m_fp.options();
         if (o.tf == tf_scaling::raw && o.idf == nullptr) {
@@ -129,7 +152,7 @@ public:
             return {acc.finish(), sketcher.finish()};
         }
         signature_type s;
-        s.fingerprint = m_fp(text, scratch);
+        s.fingerprint = m_fp.reference(text, scratch);
         m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add(t); });
         s.sketch = sketcher.finish();
         return s;
