@@ -161,6 +161,7 @@ void finish_document(Document& doc, const input_options& opt, bool keep_raw) {
 }
 
 bool report_problems(const Document& doc, Diagnostics& diag) {
+    for (const auto& r : doc.preceding) diag.bad_input(r.where, r.line, r.message);
     for (const auto& p : doc.problems) diag.bad_input(doc.source ? *doc.source : std::string(), p.line, p.message);
     return doc.valid;
 }
@@ -203,13 +204,27 @@ struct DocumentReader::state {
     bool read_whole(const unit& u, Document& doc);
     bool next_line_document(Document& doc);
 
-    // Reports of the reading itself: to `diag` at once, or kept for the caller while deferred.
+    // Reports of the reading itself wait in `pending` for the next document (its `preceding`),
+    // so they come out in input order with the documents' own problems. Those left at the end of
+    // the input are flushed: to `diag`, or kept for the caller while deferred.
     bool defer = false;
+    std::vector<reader_report> pending;
     std::vector<reader_report> deferred;
     void report(std::string_view where, std::size_t at_line, std::string message) {
-        if (!defer) return diag->bad_input(where, at_line, message);
-        deferred.push_back({std::string(where), at_line, std::move(message)});
+        pending.push_back({std::string(where), at_line, std::move(message)});
     }
+    void flush() {
+        std::vector<reader_report> rs;
+        rs.swap(pending);
+        for (auto& r : rs) {
+            if (defer) {
+                deferred.push_back(std::move(r));
+            } else {
+                diag->bad_input(r.where, r.line, r.message);
+            }
+        }
+    }
+    bool next_document(Document& doc);
 };
 
 void DocumentReader::state::add_path(const std::string& path) {
@@ -404,29 +419,45 @@ DocumentReader::DocumentReader(const input_options& opt, Diagnostics& diag, bool
 
 DocumentReader::~DocumentReader() = default;
 
-bool DocumentReader::next(Document& doc) {
-    state& s = *m_state;
+// The next document, with the reader's reports found since the previous one; false at the end
+// (the reports found after the last document stay pending).
+bool DocumentReader::state::next_document(Document& doc) {
     for (;;) {
-        if (s.current == nullptr && !s.open_next()) return false;
-        const unit& u = *s.current;
+        if (current == nullptr && !open_next()) return false;
+        const unit& u = *current;
+        bool got = false;
         if (u.format == input_format::html || u.format == input_format::text) {
-            s.current = nullptr;
-            if (s.read_whole(u, doc)) return true;
-            continue;
+            current = nullptr;
+            got = read_whole(u, doc);
+        } else {
+            got = next_line_document(doc);
+            if (!got) current = nullptr;
         }
-        if (s.next_line_document(doc)) return true;
-        s.current = nullptr;
+        if (got) {
+            doc.preceding.clear();
+            doc.preceding.swap(pending);
+            return true;
+        }
     }
+}
+
+bool DocumentReader::next(Document& doc) {
+    if (m_state->next_document(doc)) return true;
+    m_state->flush();
+    return false;
 }
 
 std::size_t DocumentReader::read_batch(std::vector<Document>& batch, std::size_t max_docs, std::size_t max_bytes) {
     std::size_t n = 0, bytes = 0;
     while (n < max_docs && bytes < max_bytes) {
         if (batch.size() <= n) batch.emplace_back();
-        if (!next(batch[n])) break;
+        if (!m_state->next_document(batch[n])) break;
         bytes += batch[n].bytes;
         ++n;
     }
+    // Reports after the last document wait until the batch's documents have been reported (the
+    // caller's next call, which returns 0).
+    if (n == 0) m_state->flush();
     return n;
 }
 

@@ -20,6 +20,14 @@ struct input_problem {
     std::string message;
 };
 
+/// A problem the reader itself found (a file that cannot be opened, a line over the size limit):
+/// kept with the next document read (`Document::preceding`), or for `take_reports`.
+struct reader_report {
+    std::string where;
+    std::size_t line = 0;
+    std::string message;
+};
+
 /// One input document. The reader fills it with the raw bytes it read; `finish_document` (which
 /// may run on any thread) decodes and parses them.
 struct Document {
@@ -33,6 +41,10 @@ struct Document {
     const std::string* source = nullptr;  ///< file name for messages
     std::size_t line = 0;                 ///< line of a JSON Lines / lines document
     input_format pending = input_format::detect;  ///< format of the raw bytes in `text`
+    /// What the reader found wrong between the previous document and this one (over-long lines,
+    /// files it could not open or read), oldest first: reported just before this document's own
+    /// problems, so every report comes out in input order.
+    std::vector<reader_report> preceding;
 
     // Set by finish_document.
     bool valid = true;                    ///< false: bad input, skipped
@@ -43,7 +55,8 @@ struct Document {
 /// Decodes and parses the raw bytes the reader left in `doc` (thread-safe; `opt` is read only).
 void finish_document(Document& doc, const input_options& opt, bool keep_raw);
 
-/// Reports the problems of `doc` (throws bad_input_error under --strict); returns doc.valid.
+/// Reports `doc.preceding`, then the problems of `doc` (throws bad_input_error under --strict at
+/// the first); returns doc.valid.
 bool report_problems(const Document& doc, Diagnostics& diag);
 
 /// The input format a path is read in when none is given (by extension; "-" is JSON Lines).
@@ -63,14 +76,6 @@ std::string decode_file_bytes(std::string_view bytes, input_encoding encoding, b
 /// constructed; `main` before any).
 [[nodiscard]] std::string html_text(std::string_view markup);
 
-/// A problem the reader itself found (a file that cannot be opened, a line over the size limit),
-/// kept while its reports are deferred.
-struct reader_report {
-    std::string where;
-    std::size_t line = 0;
-    std::string message;
-};
-
 /// Reads documents from every input in order.
 class DocumentReader {
 public:
@@ -80,16 +85,20 @@ public:
     DocumentReader& operator=(const DocumentReader&) = delete;
 
     /// Reads the next document's raw bytes into `doc` (complete it with `finish_document`);
-    /// false when the inputs are exhausted. Unreadable files are reported and skipped.
+    /// false when the inputs are exhausted. What the reader finds wrong on the way (unreadable
+    /// files, over-long lines) goes to `doc.preceding`; found after the last document, it is
+    /// reported (or kept, see `defer_reports`) when `next` returns false.
     bool next(Document& doc);
 
     /// Fills `batch` with up to `max_docs` documents or about `max_bytes` bytes (reusing its
-    /// elements' buffers); returns the number read (0 at the end).
+    /// elements' buffers); returns the number read (0 at the end). What the reader finds wrong
+    /// after the last document of the input is reported (or kept) by the call that returns 0,
+    /// so after the batch's documents have been reported.
     std::size_t read_batch(std::vector<Document>& batch, std::size_t max_docs, std::size_t max_bytes);
 
-    /// From now on (`on`), the reader's own reports are kept for `take_reports` instead of going
-    /// to the Diagnostics at once: a caller that reads ahead of what it reports can then put them
-    /// back in input order. Reports of the directories scanned by the constructor are not kept.
+    /// From now on (`on`), the reader's own reports that follow the last document are kept for
+    /// `take_reports` instead of going to the Diagnostics (the others travel with the document
+    /// they precede). Reports of the directories scanned by the constructor are not kept.
     void defer_reports(bool on) noexcept;
     /// Moves the reports kept since the last call to `out` (cleared first), oldest first.
     void take_reports(std::vector<reader_report>& out);

@@ -5,7 +5,7 @@ set(semfp_tool_cases
   sample_dedup sample_methods deterministic fingerprint_stdin fingerprint_lines bad_input strict
   missing_field unreadable usage directory compare output_failure
   safety_same_file safety_directory safety_atomic safety_hostile_json safety_max_size safety_threads
-  safety_unreadable_dir safety_compare_limit html_text signatures seen period copies)
+  safety_unreadable_dir safety_compare_limit safety_report_order html_text signatures seen period copies)
 # dedup --state / --link / --verify, fingerprint --shard, semfp cluster (tests/linked.cmake).
 list(APPEND semfp_tool_cases state_resume state_refused shard_cluster link_components verify_sketch)
 foreach(case IN LISTS semfp_tool_cases)

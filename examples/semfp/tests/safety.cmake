@@ -166,6 +166,39 @@ elseif(CASE STREQUAL "safety_max_size")
   expect_match("${OUT}" "^small.txt\t" "small file read")
   run(2 fingerprint "${WORK}/l.txt" --max-document-size lots)
 
+elseif(CASE STREQUAL "safety_report_order")
+  # The reader's own reports (an over-long line, a file it cannot open) and the parser's (bad
+  # JSON) come out in input order, whatever the command, the thread count and the block size;
+  # under --strict the first problem in input order is the one that stops the run.
+  string(REPEAT "y" 300 long)
+  set(good "{\"id\": \"g\", \"text\": \"fine\"}")
+  file(WRITE "${WORK}/in.jsonl"
+       "{\"id\": \"a\", \"text\": \"unterminated\n${long}\n${good}\n{\"id\": 1e999}\n${long}\n${good}\n{oops\n${long}\n")
+  set(order "in.jsonl:1: [^\n]*\n[^\n]*in.jsonl:2: line longer[^\n]*\n[^\n]*in.jsonl:4: [^\n]*\n[^\n]*in.jsonl:5: line longer[^\n]*\n[^\n]*in.jsonl:7: [^\n]*\n[^\n]*in.jsonl:8: line longer")
+  foreach(threads 1 2)
+    run(0 dedup "${WORK}/in.jsonl" --max-document-size 200 --threads ${threads} --out "${WORK}/out.jsonl")
+    expect_match("${ERR}" "${order}" "dedup --threads ${threads}: reports in line order")
+    run(0 fingerprint "${WORK}/in.jsonl" --max-document-size 200 --threads ${threads})
+    expect_match("${ERR}" "${order}" "fingerprint --threads ${threads}: reports in line order")
+  endforeach()
+  run(0 dedup "${WORK}/in.jsonl" --max-document-size 200 --method minhash --out "${WORK}/out.jsonl")
+  expect_match("${ERR}" "${order}" "dedup --method minhash: reports in line order")
+  # An unopenable file between two readable ones is reported between their problems.
+  file(WRITE "${WORK}/b.jsonl" "{bad\n${good}\n")
+  run(0 fingerprint "${WORK}/in.jsonl" "${WORK}/missing.jsonl" "${WORK}/b.jsonl" --max-document-size 200)
+  expect_match("${ERR}" "in.jsonl:8: line longer[^\n]*\n[^\n]*missing.jsonl: cannot open[^\n]*\n[^\n]*b.jsonl:1: "
+               "a missing file in input order")
+  # --strict: the first problem by line wins, reader's or parser's.
+  foreach(cmd dedup fingerprint)
+    run(1 ${cmd} "${WORK}/in.jsonl" --max-document-size 200 --strict)
+    expect_match("${ERR}" "in.jsonl:1: " "${cmd} --strict: line 1 first")
+    expect_no_match("${ERR}" "in.jsonl:2" "${cmd} --strict: nothing after line 1")
+  endforeach()
+  file(WRITE "${WORK}/first_long.jsonl" "${long}\n{oops\n")
+  run(1 dedup "${WORK}/first_long.jsonl" --max-document-size 200 --strict)
+  expect_match("${ERR}" "first_long.jsonl:1: line longer" "--strict: an over-long line 1 first")
+  expect_no_match("${ERR}" "first_long.jsonl:2" "--strict: nothing after the over-long line")
+
 elseif(CASE STREQUAL "safety_threads")
   # Thread creation failing must not hang or crash: the pool runs on the threads it got. The
   # SEMFP_THREAD_LIMIT hook makes std::thread creation fail (root ignores ulimit -u).

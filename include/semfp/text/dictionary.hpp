@@ -18,8 +18,10 @@
 /// \endcode
 /// or include <semfp/dict/embedded.hpp> for the bundled list (`semfp::embedded_dictionary()`).
 
+#include <semfp/detail/dict_words.hpp>
 #include <semfp/detail/list_lines.hpp>
 #include <semfp/detail/seg_dat.hpp>
+#include <semfp/detail/seg_decode.hpp>
 #include <semfp/detail/seg_trie.hpp>
 #include <semfp/error.hpp>
 #include <semfp/text/char_class.hpp>
@@ -40,109 +42,6 @@
 
 namespace semfp {
 inline namespace v0 {
-
-namespace detail {
-
-// The three-byte form at `p` (lead E1..EF except ED, two continuation bytes: no overlong, no
-// surrogate, so no further check) as a code point, or 0 when the bytes are anything else.
-[[nodiscard]] constexpr char32_t seg_three_byte(const char* p) noexcept {
-    const auto b0 = static_cast<unsigned char>(p[0]);
-    const auto b1 = static_cast<unsigned char>(p[1]);
-    const auto b2 = static_cast<unsigned char>(p[2]);
-    if (b0 < 0xE1 || b0 > 0xEF || b0 == 0xED || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
-    return static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
-}
-
-/// `detail::utf8_decode` with the three-byte forms (where CJK lives) decoded inline. Same results.
-[[nodiscard]] constexpr utf8::decoded seg_decode(std::string_view s, std::size_t i) noexcept {
-    if (s.size() - i >= 3) {
-        const char32_t c = seg_three_byte(s.data() + i);
-        if (c != 0) return {c, 3, true};
-    }
-    return utf8_decode(s, i);
-}
-
-/// The code point that ends at byte `p` of `s` (0 < p <= s.size()), decoded backwards: `length`
-/// is how far it starts before `p`; `valid` is false when the bytes before `p` do not end with a
-/// well-formed sequence (then `length` is 1). The three-byte forms are decoded inline, the rest
-/// by `detail::utf8_decode` from the sequence's lead byte.
-[[nodiscard]] constexpr utf8::decoded seg_decode_before(std::string_view s, std::size_t p) noexcept {
-    if (p >= 3) {
-        const char32_t c = seg_three_byte(s.data() + p - 3);
-        if (c != 0) return {c, 3, true};
-    }
-    std::size_t q = p - 1;
-    while (q > 0 && p - q < 4 && (static_cast<unsigned char>(s[q]) & 0xC0) == 0x80) --q;
-    const utf8::decoded d = utf8_decode(s, q);
-    if (!d.valid || q + d.length != p) return {utf8_replacement, 1, false};
-    return d;
-}
-
-enum class dict_word_kind : std::uint8_t { han, mixed, malformed_utf8, separators_only, empty, has_space };
-
-// Decodes `word` into `out` (appending) when it is made of Han characters only.
-inline dict_word_kind decode_dict_word(std::string_view word, std::vector<char32_t>& out) {
-    if (word.empty()) return dict_word_kind::empty;
-    const std::size_t mark = out.size();
-    if (word.size() % 3 == 0) {
-        // Fast path: the common case of a word made of URO ideographs (U+4E00..U+9FFF, leads
-        // E4..E9 with two continuation bytes).
-        std::size_t i = 0;
-        for (; i < word.size(); i += 3) {
-            const char32_t c = seg_three_byte(word.data() + i);
-            if (c < 0x4E00 || c > 0x9FFF) break;
-            out.push_back(c);
-        }
-        if (i == word.size()) return dict_word_kind::han;
-        out.resize(mark);
-    }
-    bool all_han = true;
-    bool all_sep = true;
-    for (std::size_t i = 0; i < word.size();) {
-        const utf8::decoded d = seg_decode(word, i);
-        if (!d.valid) {
-            out.resize(mark);
-            return dict_word_kind::malformed_utf8;
-        }
-        const char32_t c = d.code_point;
-        i += d.length;
-        if (is_han(c)) {
-            if (all_han) out.push_back(c);
-            all_sep = false;
-            continue;
-        }
-        const char_class k = classify(c);
-        if (k == char_class::space) {
-            out.resize(mark);
-            return dict_word_kind::has_space;
-        }
-        all_han = false;
-        if (!is_separator(k)) all_sep = false;
-    }
-    if (all_sep) {
-        out.resize(mark);
-        return dict_word_kind::separators_only;
-    }
-    if (!all_han) {
-        out.resize(mark);
-        return dict_word_kind::mixed;
-    }
-    return dict_word_kind::han;
-}
-
-[[nodiscard]] inline const char* dict_word_problem(dict_word_kind k) noexcept {
-    switch (k) {
-    case dict_word_kind::malformed_utf8: return "invalid UTF-8 in word";
-    case dict_word_kind::separators_only: return "word made only of punctuation or symbols";
-    case dict_word_kind::empty: return "empty word";
-    case dict_word_kind::has_space: return "word containing white space";
-    default: return "malformed word";
-    }
-}
-
-[[nodiscard]] constexpr bool dict_is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
-
-}  // namespace detail
 
 /// A mutable set of words for maximum-matching segmentation.
 ///
@@ -302,7 +201,7 @@ public:
     ///         space or made only of punctuation.
     bool add(std::string_view word) {
         std::vector<char32_t> cps;
-        const detail::dict_word_kind k = detail::decode_dict_word(word, cps);
+        const detail::dict_word_kind k = decode_word(word, cps);
         if (k == detail::dict_word_kind::mixed) return false;
         if (k != detail::dict_word_kind::han)
             detail::throw_invalid_argument(std::string("semfp::Dictionary::add: ") + detail::dict_word_problem(k));
@@ -332,7 +231,7 @@ public:
         detail::seg_word_list list;
         for (auto&& w : words) {
             const std::string_view v = w;
-            const detail::dict_word_kind k = detail::decode_dict_word(v, list.cps);
+            const detail::dict_word_kind k = decode_word(v, list.cps);
             if (k == detail::dict_word_kind::han) {
                 list.offsets.push_back(static_cast<std::uint32_t>(list.cps.size()));
             } else if (k != detail::dict_word_kind::mixed) {
@@ -455,7 +354,7 @@ private:
     // Validates one word field and appends it when made of Han characters.
     static void collect_word(std::string_view word, detail::seg_word_list& words, std::size_t line_no,
                              std::size_t column) {
-        const detail::dict_word_kind k = detail::decode_dict_word(word, words.cps);
+        const detail::dict_word_kind k = decode_word(word, words.cps);
         if (k == detail::dict_word_kind::han) {
             words.offsets.push_back(static_cast<std::uint32_t>(words.cps.size()));
         } else if (k != detail::dict_word_kind::mixed) {
@@ -465,47 +364,20 @@ private:
     }
 
     static void parse_line(std::string_view v, std::size_t line_no, std::size_t col0, detail::seg_word_list& words) {
-        // Split into at most three blank-separated fields.
-        std::string_view fields[3];
-        std::size_t columns[3] = {};
-        std::size_t count = 0;
-        std::size_t i = 0;
-        while (true) {
-            while (i < v.size() && detail::dict_is_blank(v[i])) ++i;
-            if (i >= v.size()) break;
-            std::size_t j = i;
-            while (j < v.size() && !detail::dict_is_blank(v[j])) ++j;
-            if (count == 3)
-                detail::throw_parse_error("semfp: malformed dictionary line: more than three columns", line_no,
-                                          col0 + i + 1);
-            if (count == 0 && v[i] == '#') return;  // comment
-            fields[count] = v.substr(i, j - i);
-            columns[count] = col0 + i + 1;
-            ++count;
-            i = j;
-        }
-        if (count == 0) return;  // blank line
-        std::size_t tag = 1;
-        if (count >= 2) {
-            const std::string_view f = fields[1];
-            const bool numeric_intent = (f[0] >= '0' && f[0] <= '9') || f[0] == '-' || f[0] == '+' || f[0] == '.';
-            if (numeric_intent) {
-                bool ok = f.size() <= 19;
-                for (const char c : f) ok = ok && c >= '0' && c <= '9';
-                if (!ok)
-                    detail::throw_parse_error("semfp: malformed dictionary line: frequency is not a non-negative integer",
-                                              line_no, columns[1]);
-                tag = 2;
-            } else if (count == 3) {
-                detail::throw_parse_error("semfp: malformed dictionary line: frequency is not a non-negative integer",
-                                          line_no, columns[1]);
-            }
-        }
-        for (std::size_t t = tag; t < count; ++t) {
-            if (!utf8::is_valid(fields[t]))
-                detail::throw_parse_error("semfp: malformed dictionary line: invalid UTF-8 in tag", line_no, columns[t]);
-        }
-        collect_word(fields[0], words, line_no, columns[0]);
+        const detail::dict_line_word w = detail::dict_split_line(v, line_no, col0);
+        if (!w.word.empty()) collect_word(w.word, words, line_no, w.column);
+    }
+
+    // The class of a character, as the word checks need it.
+    [[nodiscard]] static constexpr detail::dict_char char_kind(char32_t c) noexcept {
+        if (is_han(c)) return detail::dict_char::han;
+        const char_class k = classify(c);
+        if (k == char_class::space) return detail::dict_char::space;
+        return is_separator(k) ? detail::dict_char::separator : detail::dict_char::other;
+    }
+    // Decodes `word` into `out` (appending) when it is made of Han characters only.
+    static detail::dict_word_kind decode_word(std::string_view word, std::vector<char32_t>& out) {
+        return detail::decode_dict_word(word, out, [](char32_t c) noexcept { return char_kind(c); });
     }
 
     // True when inserting a word of `n` code points should rebuild instead.
@@ -531,24 +403,13 @@ private:
         build_both(all);
     }
 
-    [[nodiscard]] static detail::seg_word_list reversed_words(const detail::seg_word_list& words) {
-        detail::seg_word_list rev;
-        rev.cps.resize(words.cps.size());
-        rev.offsets = words.offsets;
-        for (std::size_t w = 0; w < words.size(); ++w) {
-            const std::uint32_t b = words.offsets[w], e = words.offsets[w + 1];
-            for (std::uint32_t i = b; i < e; ++i) rev.cps[i] = words.cps[b + (e - 1 - i)];
-        }
-        return rev;
-    }
-
     // Replaces the content by `words`. Strong guarantee.
     void build_both(const detail::seg_word_list& words) {
         detail::seg_trie fwd;
         fwd.build(words);
         detail::seg_trie bwd;
         const bool with_reverse = m_reverse_ready.load(std::memory_order_relaxed);
-        if (with_reverse) bwd.build(reversed_words(words));
+        if (with_reverse) bwd.build(detail::seg_reversed_words(words));
         m_forward.swap(fwd);
         m_reverse.swap(bwd);
     }
@@ -593,13 +454,13 @@ private:
         words.cps.reserve(m_static->word_count * 3);
         words.offsets.reserve(m_static->word_count + 1);
         m_static->for_each_word([&](std::string_view w) {
-            if (detail::decode_dict_word(w, words.cps) == detail::dict_word_kind::han)
+            if (decode_word(w, words.cps) == detail::dict_word_kind::han)
                 words.offsets.push_back(static_cast<std::uint32_t>(words.cps.size()));
         });
         detail::seg_trie fwd;
         fwd.build(words);
         detail::seg_trie bwd;
-        bwd.build(reversed_words(words));
+        bwd.build(detail::seg_reversed_words(words));
         m_forward.swap(fwd);
         m_reverse.swap(bwd);
         m_reverse_ready.store(true, std::memory_order_release);
