@@ -129,16 +129,19 @@ int run_compare(const compare_command& cmd) {
     const operand b = load(cmd, cmd.operands[1]);
     const auto engine = make_engine(cmd.pipeline);
 
-    const fp_value fa = engine->fingerprint(a.text);
-    const fp_value fb = engine->fingerprint(b.text);
+    // Fingerprint and sketch from one pass over each text (what dedup --verify sketch computes).
+    const signature_value siga = engine->signature(a.text);
+    const signature_value sigb = engine->signature(b.text);
+    const fp_value fa = siga.fingerprint;
+    const fp_value fb = sigb.fingerprint;
     const unsigned distance = engine->distance(fa, fb);
     const ShingleSet sa = engine->shingles(a.text);
     const ShingleSet sb = engine->shingles(b.text);
     const double j = jaccard(sa, sb);
     const std::size_t shared = intersection_size(sa, sb);
     // The two-stage rule with the recommended settings (what dedup --verify sketch applies).
-    const MinHashSketch ka = sketch_of(*engine, a.text);
-    const MinHashSketch kb = sketch_of(*engine, b.text);
+    const MinHashSketch& ka = siga.sketch;
+    const MinHashSketch& kb = sigb.sketch;
     const two_stage_rule rule =
         engine->bits() == 128 ? two_stage_rule::recommended<128>() : two_stage_rule::recommended<64>();
     const double sketch_similarity = estimated_jaccard(ka, kb);

@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace semfp::cli {
@@ -82,8 +83,13 @@ int run_linked_dedup(const dedup_command& cmd) {
     std::vector<MinHashSketch> sketches(verify ? pipeline.capacity() : 1);
     std::string record;
     const auto prepare = [&](std::size_t at, const Document&, std::string_view text) {
-        fps[at] = engine->fingerprint(text);
-        if (verify) sketches[at] = sketch_of(*engine, text);
+        if (verify) {
+            signature_value s = engine->signature(text);
+            fps[at] = s.fingerprint;
+            sketches[at] = std::move(s.sketch);
+        } else {
+            fps[at] = engine->fingerprint(text);
+        }
     };
     const auto consume = [&](std::span<const Document> batch, std::size_t base) {
         cluster.start();

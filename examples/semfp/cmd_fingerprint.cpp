@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace semfp::cli {
@@ -92,8 +93,13 @@ int run_fingerprint(const fingerprint_command& cmd) {
                 d.text = html_text(d.text);
                 d.html = false;
             }
-            fps[i] = engine->fingerprint(d.text);
-            if (sketch) sketches[i] = sketch_of(*engine, d.text);
+            if (sketch) {
+                signature_value s = engine->signature(d.text);
+                fps[i] = s.fingerprint;
+                sketches[i] = std::move(s.sketch);
+            } else {
+                fps[i] = engine->fingerprint(d.text);
+            }
         });
         work.stop();
         write.start();

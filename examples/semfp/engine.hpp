@@ -5,6 +5,7 @@
 #include "options.hpp"
 
 #include <semfp/baseline/shingle.hpp>
+#include <semfp/core/sketch.hpp>
 
 #include <array>
 #include <cstdint>
@@ -22,12 +23,22 @@ struct fp_value {
     std::array<std::uint64_t, 2> words{};
 };
 
+/// The fingerprint of a text and the MinHash sketch of the same tokens.
+struct signature_value {
+    fp_value fingerprint;
+    MinHashSketch sketch;
+};
+
 /// The configured pipeline. All members are const and thread-safe.
 class Engine {
 public:
     virtual ~Engine() = default;
     /// The fingerprint of `text` (normalized, tokenized, hashed as configured).
     [[nodiscard]] virtual fp_value fingerprint(std::string_view text) const = 0;
+    /// The fingerprint and the sketch of `text`, equal to `fingerprint(text)` and
+    /// `sketch_of(*this, text)`, from one normalization and tokenization (semfp's
+    /// SignatureFingerprinter: with bigram tokenizers, the fused fingerprint pass).
+    [[nodiscard]] virtual signature_value signature(std::string_view text) const = 0;
     /// The w-shingle set of `text` with the same normalization, tokenizer and hash.
     [[nodiscard]] virtual ShingleSet shingles(std::string_view text) const = 0;
     /// Feeds the features of `text` to `sink`; `normalized` receives the text they point into.

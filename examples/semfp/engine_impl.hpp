@@ -6,6 +6,7 @@
 #include <semfp/baseline/shingle.hpp>
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/hash.hpp>
+#include <semfp/core/signature.hpp>
 #include <semfp/text/segmenter.hpp>
 #include <semfp/text/tokenizers.hpp>
 
@@ -42,23 +43,31 @@ class EngineImpl final : public Engine {
 public:
     EngineImpl(const pipeline_options& opt, Tok tok)
         : Engine(opt, tokenizer_name<Tok>(), policy_name<Hash>::get()),
-          m_fingerprinter(tok),
+          m_signer(Fingerprinter<Tok, Hash, Bits>(tok)),
           m_shingler(tok, opt.shingle_width) {}
 
     [[nodiscard]] fp_value fingerprint(std::string_view text) const override {
-        const auto fp = m_fingerprinter(text);
-        fp_value v;
-        for (std::size_t i = 0; i < Bits / 64; ++i) v.words[i] = fp.word(i);
-        return v;
+        return value_of(m_signer.fingerprinter()(text));
+    }
+    [[nodiscard]] signature_value signature(std::string_view text) const override {
+        auto s = m_signer(text);
+        return {value_of(s.fingerprint), std::move(s.sketch)};
     }
     [[nodiscard]] ShingleSet shingles(std::string_view text) const override { return m_shingler(text); }
     void features(std::string_view text, std::string& normalized,
                   const std::function<void(std::string_view)>& sink) const override {
-        m_fingerprinter.for_each_feature(text, normalized, sink);
+        m_signer.fingerprinter().for_each_feature(text, normalized, sink);
     }
 
 private:
-    Fingerprinter<Tok, Hash, Bits> m_fingerprinter;
+    [[nodiscard]] static fp_value value_of(const Fingerprint<Bits>& fp) noexcept {
+        fp_value v;
+        for (std::size_t i = 0; i < Bits / 64; ++i) v.words[i] = fp.word(i);
+        return v;
+    }
+
+    // Fingerprints alone go through its fingerprinter; signatures through it (one pass).
+    SignatureFingerprinter<Tok, Hash, Bits> m_signer;
     Shingler<Tok, Hash> m_shingler;
 };
 
