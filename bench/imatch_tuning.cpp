@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
     const std::vector<pair_row> pairs = semfp::bench::read_dev_pairs(program, argv[1], dev);
 
     std::vector<std::string> doc_ids(texts.size());
-    for (const auto& [id, d] : index) doc_ids[d] = id;
+    for (const auto& [id, d] : dev.index) doc_ids[d] = id;
 
     // sigs[d][slot]: slot 0 = the whole band (K = 1), then fraction f, sub-lexicon k; counts[d][slot]:
     // how many band terms the slot keeps (saturating). A slot with fewer than min_terms terms
