@@ -35,15 +35,12 @@ public:
     virtual ~Engine() = default;
     /// The fingerprint of `text` (normalized, tokenized, hashed as configured).
     [[nodiscard]] virtual fp_value fingerprint(std::string_view text) const = 0;
-    /// The fingerprint and the sketch of `text`, equal to `fingerprint(text)` and
-    /// `sketch_of(*this, text)`, from one normalization and tokenization (semfp's
+    /// The fingerprint of `text` (equal to `fingerprint(text)`) and the MinHash sketch of the
+    /// features it is built from, from one normalization and tokenization (semfp's
     /// SignatureFingerprinter: with bigram tokenizers, the fused fingerprint pass).
     [[nodiscard]] virtual signature_value signature(std::string_view text) const = 0;
     /// The w-shingle set of `text` with the same normalization, tokenizer and hash.
     [[nodiscard]] virtual ShingleSet shingles(std::string_view text) const = 0;
-    /// Feeds the features of `text` to `sink`; `normalized` receives the text they point into.
-    virtual void features(std::string_view text, std::string& normalized,
-                          const std::function<void(std::string_view)>& sink) const = 0;
     /// Fingerprint width in bits.
     [[nodiscard]] unsigned bits() const noexcept { return m_bits; }
     /// Lower-case hexadecimal of a fingerprint, bits / 4 digits.

@@ -54,10 +54,6 @@ public:
         return {value_of(s.fingerprint), std::move(s.sketch)};
     }
     [[nodiscard]] ShingleSet shingles(std::string_view text) const override { return m_shingler(text); }
-    void features(std::string_view text, std::string& normalized,
-                  const std::function<void(std::string_view)>& sink) const override {
-        m_signer.fingerprinter().for_each_feature(text, normalized, sink);
-    }
 
 private:
     [[nodiscard]] static fp_value value_of(const Fingerprint<Bits>& fp) noexcept {

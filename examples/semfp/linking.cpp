@@ -391,13 +391,6 @@ unsigned resolved_radius(int hd, unsigned bits) {
     return bits == 128 ? semfp::recommended_distance<128> : semfp::recommended_distance<64>;
 }
 
-MinHashSketch sketch_of(const Engine& engine, std::string_view text) {
-    thread_local std::string normalized;
-    MinHashSketcher sketcher;
-    engine.features(text, normalized, [&](std::string_view t) { sketcher.add(t); });
-    return sketcher.finish();
-}
-
 void append_dedup_line(std::string& out, const linked_document& d, bool tsv) {
     if (tsv) {
         append_tsv_field(out, d.id);

@@ -76,9 +76,6 @@ public:
 /// `--hd` in effect: `hd` when given (>= 0), else semfp::recommended_distance of `bits`.
 [[nodiscard]] unsigned resolved_radius(int hd, unsigned bits);
 
-/// The MinHash sketch of the tokens `engine` fingerprints `text` with (thread-safe).
-[[nodiscard]] MinHashSketch sketch_of(const Engine& engine, std::string_view text);
-
 /// Appends the `dedup --out` line of `d` (JSON Lines, or id<TAB>cluster with `tsv`).
 void append_dedup_line(std::string& out, const linked_document& d, bool tsv);
 
