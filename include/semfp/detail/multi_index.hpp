@@ -184,6 +184,12 @@ public:
         return n;
     }
 
+    /// Size from which the tables take huge-page memory (`segment_arena`; tests lower it).
+    void set_arena_threshold(std::size_t bytes) noexcept {
+        m_primary.arena().set_threshold(bytes);
+        for (auto& t : m_secondary) t.arena().set_threshold(bytes);
+    }
+
     /// Makes room for one insert of `fp` (strong guarantee).
     void reserve_for(const key_type& fp) {
         for (unsigned t = 0; t < m_layouts.size(); ++t)

@@ -7,20 +7,25 @@
 /// Layout: the high byte of `w` picks one of 256 segments, allocated on first use; a segment
 /// splits its entries into 2^j buckets (j <= 8) by the top j bits of the low byte of `w`. While
 /// j < 8 each entry also keeps that low byte (one byte), so that small segments stay small. A
-/// bucket is a contiguous run with its own capacity: the lanes of all its entries, then (in
-/// parallel arrays) the other units and the values. A full bucket repacks only its segment,
+/// bucket is a contiguous run with its own capacity: the lanes of all its entries (what the lane
+/// filter reads), then for each entry its other units and its value side by side. A full bucket repacks only its segment,
 /// with room for a sixteenth more entries, so growth never copies the whole table and the
 /// transient memory of a repack is one segment.
+///
+/// A segment is one block: its bucket directory, then the bucket regions, then the low bytes,
+/// so that a probe's directory entry and bucket lie in one huge page once the table is large
+/// enough for `segment_arena` to serve huge pages.
 
 #include <semfp/error.hpp>
 #include <semfp/detail/index_table.hpp>
+#include <semfp/detail/segment_arena.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
+#include <cstring>
 #include <vector>
 
 namespace semfp {
@@ -46,12 +51,8 @@ public:
 
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         std::size_t n = m_segs.capacity() * sizeof(segment);
-        for (const auto& s : m_segs) {
-            if (s.cap == 0) continue;
-            n += (2 * (std::size_t{1} << s.j) + 1) * sizeof(std::uint32_t);
-            n += data_units(s.cap) * sizeof(std::uint16_t);
-            if (s.j < 8) n += s.cap;
-        }
+        for (const auto& s : m_segs)
+            if (s.cap != 0) n += block_bytes(s.j, s.cap);
         return n;
     }
 
@@ -156,7 +157,7 @@ public:
         if (m_segs.empty()) return;
         const segment& s = m_segs[w >> 8];
         if (s.cap == 0) return;
-        prefetch_address(s.dir.get() + 2 * bucket_of(s, w), false);
+        prefetch_address(s.dir + 2 * bucket_of(s, w), false);
     }
 
     /// Hints the processor to load the lanes of the bucket of `w` (reads its directory entry:
@@ -185,11 +186,11 @@ public:
         const std::size_t r = std::min<std::size_t>(s.dir[2 * b + 1], cap - 1);
         const std::uint16_t* base = region(s, b);
         prefetch_address(base + r, true);
-        if constexpr (m_units > 1) prefetch_address(base + cap + (m_units - 1) * r, true);
-        if constexpr (m_has_value) prefetch_address(base + cap * m_units + 2 * r, true);
+        if constexpr (rest > 0) prefetch_address(base + cap + rest * r, true);
     }
 
     void clear() noexcept {
+        release_all();
         std::vector<segment>().swap(m_segs);
         m_size = 0;
     }
@@ -197,26 +198,28 @@ public:
     void swap(packed_table& o) noexcept {
         m_segs.swap(o.m_segs);
         std::swap(m_size, o.m_size);
+        m_arena.swap(o.m_arena);
     }
 
-    packed_table(const packed_table& o) : m_size(o.m_size) {
+    /// The allocator of the segments (tests lower its huge-page threshold).
+    [[nodiscard]] segment_arena& arena() noexcept { return m_arena; }
+    [[nodiscard]] const segment_arena& arena() const noexcept { return m_arena; }
+
+    packed_table(const packed_table& o) : m_size(o.m_size), m_arena(o.m_arena.threshold()) {
         m_segs.resize(o.m_segs.size());
-        for (std::size_t g = 0; g < o.m_segs.size(); ++g) {
-            const segment& from = o.m_segs[g];
-            segment& to = m_segs[g];
-            if (from.cap == 0) continue;
-            const std::size_t dn = 2 * (std::size_t{1} << from.j) + 1;
-            to.dir = std::make_unique<std::uint32_t[]>(dn);
-            std::copy_n(from.dir.get(), dn, to.dir.get());
-            to.data = std::make_unique<std::uint16_t[]>(data_units(from.cap));
-            std::copy_n(from.data.get(), data_units(from.cap), to.data.get());
-            if (from.j < 8) {
-                to.sub = std::make_unique<std::uint8_t[]>(from.cap);
-                std::copy_n(from.sub.get(), from.cap, to.sub.get());
+        try {
+            for (std::size_t g = 0; g < o.m_segs.size(); ++g) {
+                const segment& from = o.m_segs[g];
+                if (from.cap == 0) continue;
+                const std::size_t bytes = block_bytes(from.j, from.cap);
+                segment to = allocate_segment(from.j, from.cap);
+                std::memcpy(to.dir, from.dir, bytes);
+                to.count = from.count;
+                m_segs[g] = to;
             }
-            to.cap = from.cap;
-            to.count = from.count;
-            to.j = from.j;
+        } catch (...) {
+            release_all();
+            throw;
         }
     }
     packed_table& operator=(const packed_table& o) {
@@ -232,20 +235,49 @@ public:
         swap(t);
         return *this;
     }
-    ~packed_table() = default;
+    ~packed_table() { release_all(); }
 
 private:
+    /// One block of `m_arena` (starting at `dir`), owned by the table.
     struct segment {
         // dir[2b] = first slot of bucket b, dir[2b + 1] = its fill; dir[2 * 2^j] = cap.
-        std::unique_ptr<std::uint32_t[]> dir;
+        std::uint32_t* dir = nullptr;
         // Bucket regions in bucket order (see `region`), then lane_chunk units of padding.
-        std::unique_ptr<std::uint16_t[]> data;
+        std::uint16_t* data = nullptr;
         // Low byte of the bucket window, per slot (only while j < 8).
-        std::unique_ptr<std::uint8_t[]> sub;
+        std::uint8_t* sub = nullptr;
         std::uint32_t cap = 0;
         std::uint32_t count = 0;
         unsigned j = 0;
     };
+
+    // Block layout: directory, data (from a cache-line boundary), low bytes.
+    [[nodiscard]] static std::size_t dir_bytes(unsigned j) noexcept {
+        const std::size_t b = (2 * (std::size_t{1} << j) + 1) * sizeof(std::uint32_t);
+        return (b + segment_arena::alignment - 1) / segment_arena::alignment * segment_arena::alignment;
+    }
+    [[nodiscard]] static std::size_t block_bytes(unsigned j, std::size_t cap) noexcept {
+        return dir_bytes(j) + data_units(cap) * sizeof(std::uint16_t) + (j < 8 ? cap : 0);
+    }
+    /// A segment with a fresh block for 2^j buckets and `cap` slots (contents undefined).
+    [[nodiscard]] segment allocate_segment(unsigned j, std::size_t cap) {
+        auto* block = static_cast<std::byte*>(m_arena.allocate(block_bytes(j, cap)));
+        segment s;
+        s.dir = reinterpret_cast<std::uint32_t*>(block);
+        s.data = reinterpret_cast<std::uint16_t*>(block + dir_bytes(j));
+        s.sub = j < 8 ? reinterpret_cast<std::uint8_t*>(block + dir_bytes(j) + data_units(cap) * sizeof(std::uint16_t))
+                      : nullptr;
+        s.cap = static_cast<std::uint32_t>(cap);
+        s.j = j;
+        return s;
+    }
+    void release(segment& s) noexcept {
+        if (s.cap != 0) m_arena.deallocate(s.dir, block_bytes(s.j, s.cap));
+        s = segment{};
+    }
+    void release_all() noexcept {
+        for (auto& s : m_segs) release(s);
+    }
 
     static void prefetch_address(const void* p, bool write) noexcept {
         if (write) prefetch_for_write(p);
@@ -257,27 +289,30 @@ private:
     }
     // Units per entry: the lane, the other units, the value halves.
     static constexpr std::size_t stride = m_units + (m_has_value ? 2 : 0);
+    // Units per entry after the lane: the other units, then the value halves, side by side so
+    // that a candidate's check and an insert touch one cache line of them.
+    static constexpr std::size_t rest = stride - 1;
 
     [[nodiscard]] static std::size_t data_units(std::size_t cap) noexcept { return cap * stride + lane_chunk; }
     [[nodiscard]] static std::size_t bucket_cap(const segment& s, std::size_t b) noexcept {
         return s.dir[2 * b + 2] - s.dir[2 * b];
     }
-    // A bucket's region: lanes [cap], other units [cap x (units - 1)], values [cap x 2].
+    // A bucket's region: lanes [cap], then per entry its other units and value halves [cap x rest].
     [[nodiscard]] static std::uint16_t* region(const segment& s, std::size_t b) noexcept {
-        return s.data.get() + std::size_t{s.dir[2 * b]} * stride;
+        return s.data + std::size_t{s.dir[2 * b]} * stride;
     }
 
     static void load_units(const segment& s, std::size_t b, std::size_t r, std::uint16_t* u) noexcept {
         const std::uint16_t* base = region(s, b);
         u[0] = base[r];
-        const std::uint16_t* p = base + bucket_cap(s, b) + (m_units - 1) * r;
+        const std::uint16_t* p = base + bucket_cap(s, b) + rest * r;
         for (unsigned x = 1; x < m_units; ++x) u[x] = p[x - 1];
     }
     [[nodiscard]] static bool units_equal(const segment& s, std::size_t b, std::size_t r,
                                           const std::uint16_t* u) noexcept {
         const std::uint16_t* base = region(s, b);
         if (base[r] != u[0]) return false;
-        const std::uint16_t* p = base + bucket_cap(s, b) + (m_units - 1) * r;
+        const std::uint16_t* p = base + bucket_cap(s, b) + rest * r;
         for (unsigned x = 1; x < m_units; ++x)
             if (p[x - 1] != u[x]) return false;
         return true;
@@ -286,7 +321,7 @@ private:
         if constexpr (!m_has_value) {
             return 0;
         } else {
-            const std::uint16_t* v = region(s, b) + bucket_cap(s, b) * m_units + 2 * r;
+            const std::uint16_t* v = region(s, b) + bucket_cap(s, b) + rest * r + (m_units - 1);
             return static_cast<std::uint32_t>(v[0]) | (static_cast<std::uint32_t>(v[1]) << 16);
         }
     }
@@ -294,10 +329,10 @@ private:
         std::uint16_t* base = region(s, b);
         const std::size_t cap = bucket_cap(s, b);
         base[r] = u[0];
-        std::uint16_t* p = base + cap + (m_units - 1) * r;
+        std::uint16_t* p = base + cap + rest * r;
         for (unsigned x = 1; x < m_units; ++x) p[x - 1] = u[x];
         if constexpr (m_has_value) {
-            std::uint16_t* v = base + cap * m_units + 2 * r;
+            std::uint16_t* v = p + (m_units - 1);
             v[0] = static_cast<std::uint16_t>(value);
             v[1] = static_cast<std::uint16_t>(value >> 16);
         }
@@ -326,9 +361,7 @@ private:
                 }
         }
         const std::size_t target = static_cast<std::size_t>(w & 0xFFu) >> (8 - j);
-        segment t;
-        t.j = j;
-        t.dir = std::make_unique<std::uint32_t[]>(2 * nb + 1);
+        std::vector<std::uint32_t> dir(2 * nb + 1, 0);
         // Room for the segment to grow by a sixteenth before the next repack: each bucket gets
         // its expected share of that growth plus three standard deviations (Poisson), so that
         // repacks come about once per n/16 inserts (16 entries copied per insert, amortised).
@@ -336,15 +369,14 @@ private:
         for (std::size_t b = 0; b < nb; ++b) {
             const std::size_t want = fill[b] + (b == target ? 1 : 0);
             const double grow = static_cast<double>(n) / 16.0 / static_cast<double>(nb);
-            t.dir[2 * b] = static_cast<std::uint32_t>(cap);
+            dir[2 * b] = static_cast<std::uint32_t>(cap);
             cap += want + static_cast<std::size_t>(grow + 3.0 * std::sqrt(grow) + 1.0);
         }
         if (cap > 0xFFFFFFF0u) throw_invalid_argument("semfp::HammingIndex: bucket segment too large");
-        t.dir[2 * nb] = static_cast<std::uint32_t>(cap);
-        t.cap = static_cast<std::uint32_t>(cap);
+        dir[2 * nb] = static_cast<std::uint32_t>(cap);
         // Filled below: entries are copied, the rest of every bucket and the padding zeroed.
-        t.data = std::make_unique_for_overwrite<std::uint16_t[]>(data_units(cap));
-        if (j < 8) t.sub = std::make_unique_for_overwrite<std::uint8_t[]>(cap);
+        segment t = allocate_segment(j, cap);
+        std::copy(dir.begin(), dir.end(), t.dir);
         // Commit: copy every entry into its new bucket (no failure points from here on).
         if (s.cap != 0 && s.j == j) {
             // Same buckets: copy whole runs.
@@ -356,9 +388,8 @@ private:
                 const std::size_t fcap = bucket_cap(s, b);
                 const std::size_t tcap = bucket_cap(t, b);
                 std::copy_n(from, c, to);
-                std::copy_n(from + fcap, c * (m_units - 1), to + tcap);
-                if constexpr (m_has_value) std::copy_n(from + fcap * m_units, 2 * c, to + tcap * m_units);
-                if (j < 8) std::copy_n(s.sub.get() + s.dir[2 * b], c, t.sub.get() + t.dir[2 * b]);
+                std::copy_n(from + fcap, c * rest, to + tcap);
+                if (j < 8) std::copy_n(s.sub + s.dir[2 * b], c, t.sub + t.dir[2 * b]);
             }
         } else if (s.cap != 0) {
             const std::size_t old_nb = std::size_t{1} << s.j;
@@ -379,17 +410,18 @@ private:
             const std::size_t tcap = bucket_cap(t, b);
             std::uint16_t* to = region(t, b);
             std::fill(to + c, to + tcap, std::uint16_t{0});
-            std::fill(to + tcap + c * (m_units - 1), to + tcap * m_units, std::uint16_t{0});
-            if constexpr (m_has_value) std::fill(to + tcap * m_units + 2 * c, to + tcap * stride, std::uint16_t{0});
-            if (j < 8) std::fill(t.sub.get() + t.dir[2 * b] + c, t.sub.get() + t.dir[2 * b + 2], std::uint8_t{0});
+            std::fill(to + tcap + c * rest, to + tcap * stride, std::uint16_t{0});
+            if (j < 8) std::fill(t.sub + t.dir[2 * b] + c, t.sub + t.dir[2 * b + 2], std::uint8_t{0});
         }
-        std::fill_n(t.data.get() + cap * stride, lane_chunk, std::uint16_t{0});
+        std::fill_n(t.data + cap * stride, lane_chunk, std::uint16_t{0});
         t.count = s.count;
-        s = std::move(t);
+        release(s);
+        s = t;
     }
 
     std::vector<segment> m_segs;
     std::size_t m_size = 0;
+    segment_arena m_arena;
 };
 
 }  // namespace detail
