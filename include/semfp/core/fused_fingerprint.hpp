@@ -55,7 +55,7 @@ public:
         }
     }
 
-    /// True when the `n`-byte word at `p` (readable up to `p + 8`, `n` <= `max_length`), whose
+    /// True when the `n`-byte word at `p` (`n` <= `max_length`), whose
     /// prefilter key is `key`, is a bundled stopword.
     [[nodiscard]] bool contains(const char* p, std::size_t n, std::uint64_t key) const noexcept {
         const word x = make(p, n);
@@ -173,20 +173,14 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 o += k;
                 i += k;
             } else {
-                char c = s[i];
-                if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-                out[o++] = c;
+                out[o++] = fold_case_byte(s[i], opt.fold_case);
                 ++i;
             }
             continue;
         }
         const char32_t cp = n - i >= 3 ? fused_decode3(reinterpret_cast<const unsigned char*>(s + i)) : 0;
         if (cp == 0) break;  // not a well-formed three-byte unit
-        char32_t folded = cp;
-        if (opt.fold_width && (b == 0xE3 || b == 0xEF)) {
-            if (cp == 0x3000) folded = U' ';
-            else if (cp >= 0xFF01 && cp <= 0xFF5E) folded = cp - 0xFEE0;
-        }
+        char32_t folded = opt.fold_width && (b == 0xE3 || b == 0xEF) ? fold_width_code_point(cp) : cp;
         if (folded < 0x80) {
             // Folds to ASCII: part of the region (it may be a letter, digit or joiner).
             close_run();
@@ -194,9 +188,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 in_region = true;
                 region = o;
             }
-            char c = static_cast<char>(folded);
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            out[o++] = c;
+            out[o++] = fold_case_byte(static_cast<char>(folded), opt.fold_case);
             i += 3;
             continue;
         }

@@ -342,9 +342,7 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
         }
         const auto b = static_cast<unsigned char>(s[i]);
         if (b < 0x80) {
-            char c = s[i];
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            *o++ = c;
+            *o++ = fold_case_byte(s[i], opt.fold_case);
             ++i;
             continue;
         }
@@ -389,14 +387,9 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
             continue;
         }
         char32_t cp = d.code_point;
-        if (may_width) {
-            if (cp == 0x3000) cp = U' ';
-            else if (cp >= 0xFF01 && cp <= 0xFF5E) cp -= 0xFEE0;
-        }
+        if (may_width) cp = fold_width_code_point(cp);
         if (cp < 0x80) {
-            char c = static_cast<char>(cp);
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            *o++ = c;
+            *o++ = fold_case_byte(static_cast<char>(cp), opt.fold_case);
             i += d.length;
             continue;
         }

@@ -173,21 +173,28 @@ TEST_CASE("Fused fast paths: StopwordList::prefilter is the table may_contain_ke
 }
 
 TEST_CASE("Fused fast paths: no phrase is missed by the quick phrase test", "[fused]") {
-    // Wherever fused_no_phrase_at says "none", fused_may_start_phrase says so too.
+    // Wherever fused_no_phrase_at says "none", fused_may_start_phrase says so too, and the
+    // reference matcher finds no phrase.
     const auto& raw = semfp::detail::tw_raw_prefix_tables();
-    std::size_t checked = 0, cleared = 0;
+    std::size_t checked = 0, cleared = 0, found = 0;
     for (const std::string& t : run_texts(800, 77)) {
         const auto* s = reinterpret_cast<const unsigned char*>(t.data());
         for (std::size_t i = 0; i + 3 <= t.size(); ++i) {
             const char32_t c = semfp::detail::fused_decode3(s + i);
             if (c < 0x4E00 || c > 0x9FFF || semfp::fold_to_simplified(c) != c) continue;
             ++checked;
+            semfp::detail::tw_phrase_reader next{t};
+            next.ends[0] = i + 3;
+            const bool phrase = semfp::detail::match_tw_phrase(c, next).chars != 0;
+            found += phrase ? 1 : 0;
             if (!semfp::detail::fused_no_phrase_at(t, i, c, raw)) continue;
             ++cleared;
+            REQUIRE_FALSE(phrase);
             REQUIRE_FALSE(semfp::detail::fused_may_start_phrase(t, i, 3, c, raw));
         }
     }
     REQUIRE(checked > 10000);
+    REQUIRE(found > 100);
     REQUIRE(cleared > checked / 4);
 }
 
