@@ -13,6 +13,7 @@
 
 #include <semfp/core/fingerprint.hpp>
 #include <semfp/core/hash.hpp>
+#include <semfp/core/fused_hash.hpp>
 #include <semfp/core/fused_text.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/text/char_class.hpp>
@@ -35,91 +36,60 @@ namespace semfp {
 inline namespace v0 {
 namespace detail {
 
-/// `Murmur3::hash128(string_view(p, len))` for a buffer readable up to `p + len + 15`.
-[[nodiscard]] inline hash128_t fused_murmur3(const char* p, std::size_t len) noexcept {
-    constexpr std::uint64_t c1 = 0x87c37b91114253d5ull;
-    constexpr std::uint64_t c2 = 0x4cf5ad432745937full;
-    if (len <= 8 && len > 0) {
-        // Most tokens (every bigram of BMP characters): one tail word, no blocks.
-        std::uint64_t k1 = fused_low_bytes(fused_load_le64(p), len);
-        k1 *= c1;
-        k1 = rotl64(k1, 31);
-        k1 *= c2;
-        std::uint64_t h1 = k1 ^ len;
-        std::uint64_t h2 = len;
-        h1 += h2;
-        h2 += h1;
-        h1 = fmix64(h1);
-        h2 = fmix64(h2);
-        h1 += h2;
-        h2 += h1;
-        return {h1, h2};
-    }
-    std::uint64_t h1 = 0, h2 = 0;
-    const std::size_t nblocks = len / 16;
-    for (std::size_t i = 0; i < nblocks; ++i) {
-        std::uint64_t k1 = fused_load_le64(p + i * 16);
-        std::uint64_t k2 = fused_load_le64(p + i * 16 + 8);
-        k1 *= c1;
-        k1 = rotl64(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-        h1 = rotl64(h1, 27);
-        h1 += h2;
-        h1 = h1 * 5 + 0x52dce729;
-        k2 *= c2;
-        k2 = rotl64(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-        h2 = rotl64(h2, 31);
-        h2 += h1;
-        h2 = h2 * 5 + 0x38495ab5;
-    }
-    const char* tail = p + nblocks * 16;
-    const std::size_t rem = len & 15;
-    if (rem > 8) {
-        std::uint64_t k2 = fused_low_bytes(fused_load_le64(tail + 8), rem - 8);
-        k2 *= c2;
-        k2 = rotl64(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-    }
-    if (rem > 0) {
-        std::uint64_t k1 = fused_low_bytes(fused_load_le64(tail), rem);
-        k1 *= c1;
-        k1 = rotl64(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-    }
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    return {h1, h2};
-}
+/// The bundled stopword list (`bundled_stopwords()`, which never changes) as an exact table the
+/// fused pass reads inline: the words of at most 16 bytes by their first and last eight bytes
+/// and their length (open addressing on the prefilter key's top bits). It answers what
+/// `StopwordList::contains` answers, without its byte-by-byte hash and `memcmp`; longer words
+/// are left to `contains`.
+class fused_bundled_stopwords {
+public:
+    static constexpr std::size_t max_length = 16;
 
-/// `feature_bits<Bits, Hash>(string_view(p, len))`, from a padded buffer.
-template <std::size_t Bits, HashPolicy Hash>
-[[nodiscard]] inline typename Fingerprint<Bits>::storage_type fused_feature_bits(const char* p, std::size_t len) noexcept {
-    if constexpr (std::is_same_v<Hash, Murmur3>) {
-        const hash128_t h = fused_murmur3(p, len);
-        if constexpr (Bits == 64) return {h.lo};
-        else return {h.hi, h.lo};
-    } else if constexpr (std::is_same_v<Hash, Mixed<Murmur3>>) {
-        const hash128_t h = fused_murmur3(p, len);
-        if constexpr (Bits == 64) {
-            return {fmix64(h.lo)};
-        } else {
-            const std::uint64_t lo = fmix64(h.lo ^ rotl64(h.hi, 29));
-            return {fmix64(h.hi ^ lo), lo};
+    fused_bundled_stopwords() noexcept {
+        for (const std::string_view w : stopwords_zh) {
+            if (w.empty() || w.size() > max_length || contains(w.data(), w.size(), stopword_key(w))) continue;
+            const word x = make(w.data(), w.size());
+            std::size_t slot = home(stopword_key(w));
+            while (m_words[slot].length != 0) slot = (slot + 1) & (slots - 1);
+            m_words[slot] = x;
         }
-    } else {
-        return feature_bits<Bits, Hash>(std::string_view(p, len));
     }
+
+    /// True when the `n`-byte word at `p` (`n` <= `max_length`), whose
+    /// prefilter key is `key`, is a bundled stopword.
+    [[nodiscard]] bool contains(const char* p, std::size_t n, std::uint64_t key) const noexcept {
+        const word x = make(p, n);
+        for (std::size_t slot = home(key);; slot = (slot + 1) & (slots - 1)) {
+            const word& y = m_words[slot];
+            if (y.length == 0) return false;
+            if (y.first == x.first && y.last == x.last && y.length == x.length) return true;
+        }
+    }
+
+private:
+    static constexpr std::size_t slots = 2048;  // the list has 794 words (load below 0.4)
+    struct word {
+        std::uint64_t first = 0;   // the first (up to) eight bytes, little-endian
+        std::uint64_t last = 0;    // the last eight bytes of a word over eight bytes, else 0
+        std::uint64_t length = 0;  // 0: empty slot
+    };
+    [[nodiscard]] static std::size_t home(std::uint64_t key) noexcept { return static_cast<std::size_t>(key >> 53); }
+    [[nodiscard]] static word make(const char* p, std::size_t n) noexcept {
+        const std::size_t k = n < 8 ? n : 8;
+        std::uint64_t first = 0, last = 0;
+        for (std::size_t i = 0; i < k; ++i) {
+            first |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+            if (n > 8) last |= std::uint64_t{static_cast<unsigned char>(p[n - 8 + i])} << (8 * i);
+        }
+        return {first, last, n};
+    }
+    std::array<word, slots> m_words{};
+};
+
+/// The table of the bundled list, built at first use (about 800 words).
+[[nodiscard]] inline const fused_bundled_stopwords& fused_bundled_stopword_table() noexcept {
+    static const fused_bundled_stopwords table;
+    return table;
 }
 
 /// The tokenizers the fused pass reproduces: `CharBigramTokenizer`, alone or behind a
@@ -203,20 +173,14 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 o += k;
                 i += k;
             } else {
-                char c = s[i];
-                if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-                out[o++] = c;
+                out[o++] = fold_case_byte(s[i], opt.fold_case);
                 ++i;
             }
             continue;
         }
         const char32_t cp = n - i >= 3 ? fused_decode3(reinterpret_cast<const unsigned char*>(s + i)) : 0;
         if (cp == 0) break;  // not a well-formed three-byte unit
-        char32_t folded = cp;
-        if (opt.fold_width && (b == 0xE3 || b == 0xEF)) {
-            if (cp == 0x3000) folded = U' ';
-            else if (cp >= 0xFF01 && cp <= 0xFF5E) folded = cp - 0xFEE0;
-        }
+        char32_t folded = opt.fold_width && (b == 0xE3 || b == 0xEF) ? fold_width_code_point(cp) : cp;
         if (folded < 0x80) {
             // Folds to ASCII: part of the region (it may be a letter, digit or joiner).
             close_run();
@@ -224,9 +188,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 in_region = true;
                 region = o;
             }
-            char c = static_cast<char>(folded);
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            out[o++] = c;
+            out[o++] = fold_case_byte(static_cast<char>(folded), opt.fold_case);
             i += 3;
             continue;
         }
@@ -275,7 +237,29 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
             o += len;
         }
         i += 3;
-        if (cjk) add_cjk(at);
+        if (!cjk) continue;
+        add_cjk(at);
+        // The rest of a run of common Han characters (U+4E00..U+9FFF) that no fold changes and
+        // that start no phrase: the steps above reduce to copying the three bytes and emitting
+        // a bigram. Any other unit leaves this loop and takes the steps above.
+        while (n - i >= 3) {
+            const auto b0 = static_cast<unsigned char>(s[i]);
+            const auto b1 = static_cast<unsigned char>(s[i + 1]);
+            const auto b2 = static_cast<unsigned char>(s[i + 2]);
+            if (static_cast<unsigned>(b0 - 0xE4u) > 0xE9u - 0xE4u || (b1 & 0xC0u) != 0x80u || (b2 & 0xC0u) != 0x80u) break;
+            const std::uint32_t c = utf8_three_byte_value(b0, b1, b2);
+            if (c < 0x4E00u) break;
+            if (opt.fold_script) {
+                if (((t2s_bmp_bitmap[c >> 6] >> (c & 63)) & 1u) != 0) break;
+                if (raw != nullptr && !fused_no_phrase_at(in, i, c, *raw)) break;
+            }
+            std::memcpy(out + o, s + i, 3);
+            emit(out + prev, o + 3 - prev);
+            prev = o;
+            o += 3;
+            i += 3;
+            ++count;
+        }
     }
     close_region();
     if (i >= n) {
@@ -451,6 +435,19 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
     std::size_t pending = 0;
     fused_votes<Bits> acc;
     const StopwordList* list = (stopwords != nullptr && !stopwords->empty()) ? stopwords : nullptr;
+    // The list's prefilter, held here for the loop (a bit per key prefix, see StopwordList).
+    const std::uint64_t* const filter = list != nullptr ? list->prefilter().data() : nullptr;
+    // The bundled list (immutable) is also held as a table that is read inline.
+    const fused_bundled_stopwords* const bundled =
+        list != nullptr && list == bundled_stopwords().get() ? &fused_bundled_stopword_table() : nullptr;
+    // True when the token is not a stopword, i.e. is counted.
+    auto keep = [&](const char* p, std::size_t n) noexcept {
+        constexpr unsigned bits = StopwordList::prefilter_bits;
+        const std::uint64_t key = fused_stopword_key(p, n);
+        if (((filter[key >> (64 - bits + 6)] >> ((key >> (64 - bits)) & 63)) & 1u) == 0) return true;
+        if (bundled != nullptr && n <= fused_bundled_stopwords::max_length) return !bundled->contains(p, n, key);
+        return !list->contains(std::string_view(p, n));
+    };
     const char* base = nullptr;
     auto run_batch = [&]() {
         // Hash the batch first (independent iterations that overlap), then count the votes
@@ -467,7 +464,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
             for (std::size_t k = 0; k < pending; ++k) {
                 const char* p = base + offsets[k];
                 const std::size_t n = lengths[k];
-                if (list->may_contain_key(fused_stopword_key(p, n)) && list->contains(std::string_view(p, n))) continue;
+                if (!keep(p, n)) continue;
                 hashes[m++] = fused_feature_bits<Bits, Hash>(p, n);
                 if constexpr (feed) sink(p, n);
             }
@@ -482,7 +479,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         // any order).
         if (static_cast<std::size_t>(p - base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
             if constexpr (feed) run_batch();  // the sink sees the features in text order
-            if (list == nullptr || !list->may_contain_key(fused_stopword_key(p, n)) || !list->contains(std::string_view(p, n))) {
+            if (list == nullptr || keep(p, n)) {
                 acc.add(fused_feature_bits<Bits, Hash>(p, n));
                 if constexpr (feed) sink(p, n);
             }

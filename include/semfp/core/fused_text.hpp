@@ -6,6 +6,7 @@
 /// normalized text (`fused_bigrams_from`), both resumable at any unit boundary. Each gives exactly
 /// the bytes and tokens of its reference (`normalize_into`, `CharBigramTokenizer`); tests compare.
 
+#include <semfp/detail/utf8_three.hpp>
 #include <semfp/text/char_class.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/script_fold.hpp>
@@ -188,7 +189,7 @@ static_assert(t2s_table[0].from >= 0x800 && [] {
     const unsigned lo = (b0 == 0xE0) ? 0xA0 : 0x80;
     const unsigned hi = (b0 == 0xED) ? 0x9F : 0xBF;
     if ((b0 & 0xF0) != 0xE0 || b1 < lo || b1 > hi || (b2 & 0xC0) != 0x80) return 0;
-    return static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+    return static_cast<char32_t>(utf8_three_byte_value(b0, b1, b2));
 }
 
 /// A first code point of the phrase table and the index of its first phrase.
@@ -279,6 +280,16 @@ template <class Next>
     return true;
 }
 
+/// True when no Taiwan phrase starts at the three-byte character `c` at `in[i]` that no script
+/// fold changes (the fast part of `fused_may_start_phrase`: no one-character phrase, a
+/// three-byte unit next, and the raw pair's bit clear); false means "ask
+/// `fused_may_start_phrase`".
+[[nodiscard]] inline bool fused_no_phrase_at(std::string_view in, std::size_t i, std::uint32_t c,
+                                             const tw_raw_prefixes& raw) noexcept {
+    if (in.size() - i < 9 || fused_test_bit(tw_single_bitmap, c) || static_cast<unsigned char>(in[i + 3]) >= 0xF0) return false;
+    return !fused_test_bit(raw.pair, tw_raw_pair_slot(fused_load_le64(in.data() + i) & 0xFFFFFFFFFFFFull));
+}
+
 /// ASCII case folding of eight bytes: exact for every byte below the first one >= 0x80 (a carry
 /// out of a byte >= 0x80 only reaches the bytes after it).
 [[nodiscard]] constexpr std::uint64_t fused_fold_case8(std::uint64_t v) noexcept {
@@ -331,9 +342,7 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
         }
         const auto b = static_cast<unsigned char>(s[i]);
         if (b < 0x80) {
-            char c = s[i];
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            *o++ = c;
+            *o++ = fold_case_byte(s[i], opt.fold_case);
             ++i;
             continue;
         }
@@ -342,7 +351,7 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
             const auto b1 = static_cast<unsigned char>(s[i + 1]);
             const auto b2 = static_cast<unsigned char>(s[i + 2]);
             if ((b1 & 0xC0) == 0x80 && (b2 & 0xC0) == 0x80) {
-                const char32_t cp = static_cast<char32_t>(((b & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+                const auto cp = static_cast<char32_t>(utf8_three_byte_value(b, b1, b2));
                 // Most Han characters have no Traditional mapping: one bit test, no call.
                 const bool mapped = opt.fold_script && ((t2s_bmp_bitmap[cp >> 6] >> (cp & 63)) & 1u) != 0;
                 const char32_t folded = mapped ? fold_to_simplified(cp) : cp;
@@ -378,14 +387,9 @@ inline char* fused_normalize_from(std::string_view in, std::size_t i, char* o, c
             continue;
         }
         char32_t cp = d.code_point;
-        if (may_width) {
-            if (cp == 0x3000) cp = U' ';
-            else if (cp >= 0xFF01 && cp <= 0xFF5E) cp -= 0xFEE0;
-        }
+        if (may_width) cp = fold_width_code_point(cp);
         if (cp < 0x80) {
-            char c = static_cast<char>(cp);
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            *o++ = c;
+            *o++ = fold_case_byte(static_cast<char>(cp), opt.fold_case);
             i += d.length;
             continue;
         }

@@ -17,6 +17,8 @@
 ///   The root is record 0. The arrays are padded so that base + id and an 8-byte read at any
 ///   record stay inside.
 
+#include <semfp/detail/utf8_three.hpp>
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -72,7 +74,7 @@ struct seg_static_dict {
     [[nodiscard]] std::uint32_t id_at(const unsigned char* p) const noexcept {
         const unsigned b0 = p[0], b1 = p[1], b2 = p[2];
         if ((b0 & 0xF0u) != 0xE0u || (b1 & 0xC0u) != 0x80u || (b2 & 0xC0u) != 0x80u) return 0;
-        return char_id(static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu)));
+        return char_id(static_cast<char32_t>(utf8_three_byte_value(b0, b1, b2)));
     }
 
     /// Byte length of the longest word starting at byte `pos` of `text` (0 if none).

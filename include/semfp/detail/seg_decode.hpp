@@ -4,6 +4,7 @@
 // and backwards. Same results as `utf8_decode` on any bytes.
 
 #include <semfp/detail/utf8_codec.hpp>
+#include <semfp/detail/utf8_three.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -19,7 +20,7 @@ namespace detail {
     const auto b1 = static_cast<unsigned char>(p[1]);
     const auto b2 = static_cast<unsigned char>(p[2]);
     if (b0 < 0xE1 || b0 > 0xEF || b0 == 0xED || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
-    return static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu));
+    return static_cast<char32_t>(utf8_three_byte_value(b0, b1, b2));
 }
 
 /// `detail::utf8_decode` with the three-byte forms (where CJK lives) decoded inline. Same results.

@@ -35,6 +35,20 @@ struct normalize_options {
 
 namespace detail {
 
+/// Width folding of one code point (`normalize_options::fold_width`): U+3000 -> U+0020 and
+/// U+FF01..U+FF5E -> U+0021..U+007E; any other code point is returned unchanged. Shared with the
+/// fused fingerprint pass, which must fold exactly alike.
+[[nodiscard]] constexpr char32_t fold_width_code_point(char32_t cp) noexcept {
+    if (cp == 0x3000) return U' ';
+    if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;
+    return cp;
+}
+
+/// ASCII case folding of one byte when `on` (`normalize_options::fold_case`).
+[[nodiscard]] constexpr char fold_case_byte(char c, bool on) noexcept {
+    return on && c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+}
+
 /// The characters of a candidate phrase, read from the input for `match_tw_phrase` (shared by
 /// `normalize_core` and the fused fingerprint pass, so both read them alike): character j starts
 /// where character j - 1 ended, `ends[j - 1]` (the caller sets `ends[0]`); the end of the text,
@@ -80,11 +94,7 @@ void normalize_core(std::string_view in, std::string& out, const normalize_optio
             while (j < n && static_cast<unsigned char>(in[j]) < 0x80) ++j;
             const std::size_t out_at = out.size();
             if (opt.fold_case) {
-                for (std::size_t k = i; k < j; ++k) {
-                    char c = in[k];
-                    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-                    out.push_back(c);
-                }
+                for (std::size_t k = i; k < j; ++k) out.push_back(fold_case_byte(in[k], true));
             } else {
                 out.append(in.data() + i, j - i);
             }
@@ -105,14 +115,9 @@ void normalize_core(std::string_view in, std::string& out, const normalize_optio
             continue;
         }
         char32_t cp = d.code_point;
-        if (may_width) {
-            if (cp == 0x3000) cp = U' ';
-            else if (cp >= 0xFF01 && cp <= 0xFF5E) cp -= 0xFEE0;
-        }
+        if (may_width) cp = fold_width_code_point(cp);
         if (cp < 0x80) {
-            char c = static_cast<char>(cp);
-            if (opt.fold_case && c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-            out.push_back(c);
+            out.push_back(fold_case_byte(static_cast<char>(cp), opt.fold_case));
         } else {
             if (may_script) {
                 cp = fold_to_simplified(cp);

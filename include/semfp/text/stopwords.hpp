@@ -107,6 +107,15 @@ public:
         return ((m_filter[key >> (64 - filter_log2 + 6)] >> ((key >> (64 - filter_log2)) & 63)) & 1u) != 0;
     }
 
+    /// Number of key bits that index the prefilter: the bit of key `key` is bit
+    /// `(key >> (64 - prefilter_bits)) & 63` of word `key >> (64 - prefilter_bits + 6)`.
+    static constexpr unsigned prefilter_bits = 16;
+
+    /// The prefilter that `may_contain_key` reads, as its words (`1 << (prefilter_bits - 6)` of
+    /// them; none while the list is empty), so that a loop over many keys can hold it. Valid
+    /// until the list changes.
+    [[nodiscard]] std::span<const std::uint64_t> prefilter() const noexcept { return m_filter; }
+
     /// Number of words.
     [[nodiscard]] std::size_t size() const noexcept { return m_entries.size(); }
     /// True when the list has no words.
@@ -120,7 +129,7 @@ private:
     static constexpr std::uint32_t empty_slot = 0xFFFFFFFFu;
     // The prefilter: one bit per key prefix of filter_log2 bits (8 KiB; the bundled list sets
     // about 1% of the bits).
-    static constexpr unsigned filter_log2 = 16;
+    static constexpr unsigned filter_log2 = prefilter_bits;
     static constexpr std::size_t filter_words = std::size_t{1} << (filter_log2 - 6);
 
     [[nodiscard]] static std::size_t slot_of(std::string_view w) noexcept {
