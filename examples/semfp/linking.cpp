@@ -65,10 +65,7 @@ Fingerprint<Bits> to_fp(const fp_value& v) {
 
 template <std::size_t Bits>
 two_stage_rule rule_for(const link_settings& s) {
-    two_stage_rule r = two_stage_rule::recommended<Bits>();
-    r.accept_distance = s.hd;
-    r.radius = std::max(r.radius, s.hd);
-    return r;
+    return verify_rule(static_cast<unsigned>(Bits), s.hd);
 }
 
 bool same_rule(const two_stage_rule& a, const two_stage_rule& b) noexcept {
