@@ -12,6 +12,7 @@
 #include "engine.hpp"
 #include "input.hpp"
 #include "memory_input.hpp"
+#include "module_sketch.hpp"
 #include "module_support.hpp"
 #include "output.hpp"
 #include "workers.hpp"
@@ -21,6 +22,7 @@
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
+#include <semfp/index/two_stage_clusterer.hpp>
 #include <semfp/version.hpp>
 
 #include <pybind11/numpy.h>
@@ -76,34 +78,81 @@ public:
         return out;
     }
 
-    // Parses `data` as the tool reads a file of `format` and fingerprints the valid documents.
+    // The fingerprint and the sketch (132 bytes, see module_sketch.hpp) of one text, from one pass.
+    py::tuple signature(py::handle text) const {
+        const signature_value s = m_engine->signature(text_view(text, 0));
+        std::string row(sketch_row, '\0');
+        store_sketch(reinterpret_cast<std::uint8_t*>(row.data()), s.sketch);
+        return py::make_tuple(to_int(s.fingerprint, bits()), py::bytes(row));
+    }
+
+    py::tuple signature_many(const py::sequence& texts, unsigned threads) const {
+        const std::size_t n = texts.size();
+        std::vector<py::object> keep(n);
+        std::vector<std::string_view> views(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            keep[i] = texts[i];
+            views[i] = text_view(keep[i], i);
+        }
+        auto out = fp_array(n, bits());
+        auto sk = sketch_array(n);
+        std::uint64_t* data = out.mutable_data();
+        std::uint8_t* rows = sk.mutable_data();
+        {
+            py::gil_scoped_release release;
+            WorkerPool pool(threads);
+            const unsigned b = bits();
+            pool.for_each(n, [&](std::size_t i) {
+                const signature_value s = m_engine->signature(views[i]);
+                store(data, i, s.fingerprint, b);
+                store_sketch(rows + i * sketch_row, s.sketch);
+            });
+        }
+        return py::make_tuple(out, sk);
+    }
+
+    // Parses `data` as the tool reads a file of `format` and fingerprints the valid documents
+    // (with `sketches`, also their sketches, as `semfp dedup --verify sketch` computes them).
     py::tuple fingerprint_jsonl(const py::bytes& data, const std::string& format, const std::string& id_field,
                                 const std::string& text_field, const std::string& encoding,
                                 const std::string& html_text_name, const std::string& source, std::size_t first_line,
-                                bool keep_raw, unsigned threads, std::size_t max_document_size) const {
+                                bool keep_raw, unsigned threads, std::size_t max_document_size,
+                                bool sketches) const {
         const input_options opt = reader_options(format, id_field, text_field, encoding, html_text_name);
         if (first_line == 0) throw py::value_error("first_line is 1-based");
         const std::string_view bytes(PyBytes_AS_STRING(data.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(data.ptr())));
         const std::string name = source;
         std::vector<Document> docs;
         std::vector<fp_value> fps;
+        std::vector<semfp::MinHashSketch> sks;
         std::vector<input_problem> skipped;  // over-long lines, in line order
         std::size_t n = 0;
         {
             py::gil_scoped_release release;
             n = split_line_documents(bytes, opt.format, name, first_line, docs, max_document_size, &skipped);
             fps.resize(n);
+            sks.resize(sketches ? n : 0);
             WorkerPool pool(threads);
             pool.for_each(n, [&](std::size_t i) {
                 Document& d = docs[i];
                 finish_document(d, opt, keep_raw);
                 if (!d.valid) return;
-                fps[i] = m_engine->fingerprint(d.html ? html_text(d.text, opt.html_text) : d.text);
+                std::string extracted;
+                if (d.html) extracted = html_text(d.text, opt.html_text);
+                const std::string_view text = d.html ? std::string_view(extracted) : std::string_view(d.text);
+                if (!sketches) {
+                    fps[i] = m_engine->fingerprint(text);
+                    return;
+                }
+                signature_value s = m_engine->signature(text);
+                fps[i] = s.fingerprint;
+                sks[i] = s.sketch;
             });
         }
         std::size_t valid = 0;
         for (const auto& d : docs) valid += d.valid ? 1 : 0;
         auto out = fp_array(valid, bits());
+        auto sk = sketch_array(sketches ? valid : 0);
         py::array_t<std::uint64_t> lines({static_cast<py::ssize_t>(valid)});
         py::list ids, problems, raws;
         std::uint64_t* o = out.mutable_data();
@@ -117,6 +166,7 @@ public:
             for (const auto& p : d.problems) problems.append(py::make_tuple(p.line, p.message));
             if (!d.valid) continue;
             store(o, k, fps[i], bits());
+            if (sketches) store_sketch(sk.mutable_data() + k * sketch_row, sks[i]);
             l[k] = d.line;
             ids.append(py::bytes(d.id));
             if (keep_raw) raws.append(py::bytes(keep_line(d)));
@@ -124,7 +174,8 @@ public:
         }
         for (; next_skip < skipped.size(); ++next_skip)
             problems.append(py::make_tuple(skipped[next_skip].line, skipped[next_skip].message));
-        return py::make_tuple(out, ids, lines, problems, keep_raw ? py::object(raws) : py::object(py::none()));
+        return py::make_tuple(out, ids, lines, problems, keep_raw ? py::object(raws) : py::object(py::none()),
+                              sketches ? py::object(sk) : py::object(py::none()));
     }
 
     // Seconds of one pass of the engine over copies of `texts` on this thread, timed in C++: the
@@ -281,6 +332,23 @@ void def_stamped(py::class_<C, Extra...>& cls) {
         .def("load", [](C& c, const std::string& path) { c.load(path); });
 }
 
+// The cluster (centre id) of every id, and whether the id is known (the centre is 0 where not).
+template <class C>
+py::tuple clusters_of(const C& cl, const u64_array& ids) {
+    const std::size_t n = static_cast<std::size_t>(ids.size());
+    py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
+    py::array_t<bool> found({static_cast<py::ssize_t>(n)});
+    const std::uint64_t* id = ids.data();
+    std::uint64_t* c = centre.mutable_data();
+    bool* f = found.mutable_data();
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto r = cl.cluster_of(id[i]);
+        f[i] = r.has_value();
+        c[i] = r.value_or(0);
+    }
+    return py::make_tuple(centre, found);
+}
+
 semfp::cluster_options clusterer_options(unsigned threshold, bool members) {
     semfp::cluster_options o;
     o.threshold = threshold;
@@ -327,22 +395,7 @@ public:
 
     // The cluster (centre id) of every id, and whether the id is known (the centre is 0 where not).
     py::tuple query_many(const u64_array& ids) const {
-        const std::size_t n = static_cast<std::size_t>(ids.size());
-        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
-        py::array_t<bool> found({static_cast<py::ssize_t>(n)});
-        const std::uint64_t* id = ids.data();
-        std::uint64_t* c = centre.mutable_data();
-        bool* f = found.mutable_data();
-        std::visit(
-            [&](const auto& cl) {
-                for (std::size_t i = 0; i < n; ++i) {
-                    const auto r = cl.cluster_of(id[i]);
-                    f[i] = r.has_value();
-                    c[i] = r.value_or(0);
-                }
-            },
-            m_impl);
-        return py::make_tuple(centre, found);
+        return std::visit([&](const auto& cl) { return clusters_of(cl, ids); }, m_impl);
     }
 };
 
@@ -390,6 +443,61 @@ public:
         return py::make_tuple(py::array_t<std::uint64_t>(static_cast<py::ssize_t>(rows.size()), rows.data()),
                               py::array_t<std::uint64_t>(static_cast<py::ssize_t>(ids.size()), ids.data()),
                               py::array_t<std::uint32_t>(static_cast<py::ssize_t>(dists.size()), dists.data()));
+    }
+};
+
+// Single-Pass under the two-stage rule of `semfp dedup --verify sketch` (semfp::TwoStageClusterer
+// with semfp::cli::verify_rule): the clusterer that tool runs.
+semfp::two_stage_cluster_options two_stage_options(unsigned bits, unsigned hd, bool members) {
+    semfp::two_stage_cluster_options o;
+    o.rule = semfp::cli::verify_rule(checked_bits(bits), hd);
+    o.match = members ? semfp::match_policy::members : semfp::match_policy::centres;
+    return o;
+}
+
+class PyTwoStage : public Stamped<semfp::TwoStageClusterer<64>, semfp::TwoStageClusterer<128>> {
+public:
+    PyTwoStage(unsigned bits, unsigned hd, bool members, std::string digest)
+        : Stamped(bits, std::move(digest), two_stage_options(bits, hd, members)) {}
+
+    [[nodiscard]] std::size_t cluster_count() const noexcept {
+        return std::visit([](const auto& c) { return c.cluster_count(); }, m_impl);
+    }
+
+    // Adds signatures (fingerprints and (n, 132) sketches) in order with ids; returns (centre ids,
+    // is_new, distances), as Clusterer.add_many.
+    py::tuple add_many(const u64_array& fps, const u8_array& sketches, const u64_array& ids) {
+        const auto v = fps_with_ids(fps, ids, bits());
+        const auto k = sketches_from_array(sketches);
+        if (k.size() != v.size()) throw py::value_error("sketches must be as many as fps");
+        const std::size_t n = v.size();
+        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
+        py::array_t<bool> is_new({static_cast<py::ssize_t>(n)});
+        py::array_t<std::uint32_t> dist({static_cast<py::ssize_t>(n)});
+        const std::uint64_t* id = ids.data();
+        std::uint64_t* c = centre.mutable_data();
+        bool* nw = is_new.mutable_data();
+        std::uint32_t* d = dist.mutable_data();
+        {
+            py::gil_scoped_release release;
+            std::visit(
+                [&](auto& cl) {
+                    using C = std::decay_t<decltype(cl)>;
+                    using F = semfp::Fingerprint<C::signature_type::bits>;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const auto r = cl.add(typename C::signature_type{make_fp<F>(v[i]), k[i]}, id[i]);
+                        c[i] = r.cluster;
+                        nw[i] = r.is_new;
+                        d[i] = r.distance;
+                    }
+                },
+                m_impl);
+        }
+        return py::make_tuple(centre, is_new, dist);
+    }
+
+    py::tuple query_many(const u64_array& ids) const {
+        return std::visit([&](const auto& cl) { return clusters_of(cl, ids); }, m_impl);
     }
 };
 
@@ -473,7 +581,9 @@ PYBIND11_MODULE(_semfp, m) {
              py::arg("id_field") = "id", py::arg("text_field") = "text", py::arg("encoding") = "auto",
              py::arg("html_text") = "main", py::arg("source") = "<bytes>", py::arg("first_line") = 1,
              py::arg("keep_raw") = false, py::arg("threads") = 0,
-             py::arg("max_document_size") = static_cast<std::size_t>(-1));
+             py::arg("max_document_size") = static_cast<std::size_t>(-1), py::arg("sketches") = false)
+        .def("signature", &PyEngine::signature)
+        .def("signature_many", &PyEngine::signature_many, py::arg("texts"), py::arg("threads") = 0);
 
     py::class_<PyClusterer> clusterer(m, "Clusterer");
     clusterer.def(py::init<unsigned, unsigned, bool, std::string>())
@@ -488,6 +598,14 @@ PYBIND11_MODULE(_semfp, m) {
         .def("add_many", &PyIndex::add_many)
         .def("query_many", &PyIndex::query_many);
     def_stamped(index);
+
+    py::class_<PyTwoStage> two_stage(m, "TwoStageClusterer");
+    two_stage.def(py::init<unsigned, unsigned, bool, std::string>())
+        .def("cluster_count", &PyTwoStage::cluster_count)
+        .def("add_many", &PyTwoStage::add_many)
+        .def("query_many", &PyTwoStage::query_many);
+    def_stamped(two_stage);
+    bind_rule(m);
 
     m.def("connected_components", &connected_components);
     m.def("format_dedup", &format_dedup);

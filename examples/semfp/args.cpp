@@ -123,8 +123,8 @@ int parse_and_run(int argc, char** argv) {
         ->check(CLI::IsMember({"tsv", "bin"}, CLI::ignore_case))
         ->capture_default_str();
     fp_app->add_option("--verify", fp.verify,
-                       "sketch: also compute the MinHash sketch of the two-stage rule (bin: stored; tsv: a third "
-                       "column features:hex)")
+                       "simhash: sketch (default; also the MinHash sketch of the two-stage rule, bin: stored, "
+                       "tsv: a third column features:hex) or none (the fingerprint alone)")
         ->transform(names_of(verify_names));
 
     dedup_command dd;
@@ -163,8 +163,8 @@ int parse_and_run(int argc, char** argv) {
                        "graph; centre: a component's first document)")
         ->transform(names_of(link_names));
     dd_app->add_option("--verify", dd.verify,
-                       "simhash: none (default: Hamming distance <= --hd) or sketch (two-stage: also pairs within "
-                       "12 bits of 64, 28 of 128, whose MinHash sketch similarity is >= 0.65, 0.81 for short texts)")
+                       "simhash: sketch (default; two stages: also pairs within 12 bits of 64, 28 of 128, whose "
+                       "MinHash sketch similarity is >= 0.65, 0.81 for short texts) or none (Hamming distance <= --hd)")
         ->transform(names_of(verify_names));
 
     cluster_command cl;
@@ -180,7 +180,7 @@ int parse_and_run(int argc, char** argv) {
                      "Join the cluster of the nearest earlier document, not only of the nearest centre");
     cl_app->add_option("--link", cl.link, "single-pass (default) or components")->transform(names_of(link_names));
     cl_app->add_option("--verify", cl.verify,
-                       "none (default) or sketch (the files must have been written with --verify sketch)")
+                       "sketch (default when the files carry sketches, as fingerprint writes them by default) or none")
         ->transform(names_of(verify_names));
     cl_app->add_flag("--quiet,-q", cl.quiet, "No summary");
 
@@ -238,6 +238,12 @@ int parse_and_run(int argc, char** argv) {
         std::fprintf(stderr, "semfp: --hd must be at most --bits\n");
         return exit_usage;
     }
+    // Two stages are the default of simhash (the other methods have no sketch stage); `cluster`
+    // follows the files: sketch when they carry sketches.
+    if (dd_app->count("--verify") == 0 && dd.method == dedup_method::simhash) dd.verify = verify_kind::sketch;
+    if (fp_app->count("--verify") == 0 && fp.signature.method == signature_method::simhash)
+        fp.verify = verify_kind::sketch;
+    cl.verify_from_files = cl_app->count("--verify") == 0;
     fp.binary = out_format == "bin" || out_format == "BIN" || out_format == "Bin";
     if (!shard.empty()) (void)std::sscanf(shard.c_str(), "%u/%u", &fp.shard_index, &fp.shard_count);
     if (*fp_app) return run_fingerprint(fp);

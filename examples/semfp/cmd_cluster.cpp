@@ -46,7 +46,7 @@ int run_cluster(const cluster_command& cmd) {
         if (seen[s] < 0)
             semfp::detail::throw_invalid_argument("shard " + std::to_string(s) + "/" + std::to_string(first.shards) +
                                                   " is missing");
-    const bool verify = cmd.verify == verify_kind::sketch;
+    const bool verify = cmd.verify == verify_kind::sketch || (cmd.verify_from_files && first.sketches);
     if (verify && !first.sketches)
         semfp::detail::throw_invalid_argument("--verify sketch needs fingerprint files written with --verify sketch");
 

@@ -120,11 +120,11 @@ int run_linked_dedup(const dedup_command& cmd) {
         const double secs = total.seconds();
         const std::size_t clusters = linker->clusters() - clusters_before;
         std::fprintf(stderr,
-                     "semfp dedup: %s documents (%.2f MB), %s new clusters, %s duplicates removed, %s bad input(s)\n"
+                     "semfp dedup: %s documents (%.2f MB), %s %sclusters, %s duplicates removed, %s bad input(s)\n"
                      "  method: %s; %s; %u thread(s)\n"
                      "  time %.3f s: read %.3f s, parse+fingerprint %.3f s, cluster+write %.3f s\n"
                      "  throughput %.0f docs/s, %.2f MB/s\n",
-                     with_commas(docs).c_str(), mb, with_commas(clusters).c_str(),
+                     with_commas(docs).c_str(), mb, with_commas(clusters).c_str(), resumed ? "new " : "",
                      with_commas(docs - clusters).c_str(), with_commas(diag.count()).c_str(),
                      linker->describe().c_str(), engine->describe().c_str(), pool.size(), secs,
                      pipeline.read_seconds(), pipeline.work_seconds(), cluster.seconds(),

@@ -65,10 +65,7 @@ Fingerprint<Bits> to_fp(const fp_value& v) {
 
 template <std::size_t Bits>
 two_stage_rule rule_for(const link_settings& s) {
-    two_stage_rule r = two_stage_rule::recommended<Bits>();
-    r.accept_distance = s.hd;
-    r.radius = std::max(r.radius, s.hd);
-    return r;
+    return verify_rule(static_cast<unsigned>(Bits), s.hd);
 }
 
 bool same_rule(const two_stage_rule& a, const two_stage_rule& b) noexcept {
@@ -256,14 +253,19 @@ public:
         // Candidates: the documents within --hd (exact), and with verify those sharing a band of
         // the sketch (SketchBandIndex); with verify each is decided by the two-stage rule. Linking
         // a pair twice changes nothing, so the order of the candidates does not matter.
+        // A candidate already in this document's component is skipped before the rule: uniting
+        // it again changes nothing (and this document is linked already), and near-identical
+        // documents report each other once per band.
         m_index.for_each_within(fp, m_settings.hd, [&](const hamming_match& m) {
             const auto other = static_cast<std::uint32_t>(m.id);
+            if (linked && find(other) == find(ordinal)) return;
             if (m_settings.verify && !m_rule.accepts(m.distance, m_sketches[other], sketch)) return;
             linked = true;
             unite(other, ordinal);
         });
         if (m_settings.verify) {
             m_bands.for_each_candidate(sketch, [&](std::uint32_t other) {
+                if (linked && find(other) == find(ordinal)) return;
                 if (!m_rule.accepts(hamming_distance(m_fps[other], fp), m_sketches[other], sketch)) return;
                 linked = true;
                 unite(other, ordinal);

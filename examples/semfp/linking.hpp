@@ -18,6 +18,7 @@
 #include "engine.hpp"
 #include "options.hpp"
 
+#include <semfp/core/signature.hpp>
 #include <semfp/core/sketch.hpp>
 
 #include <cstddef>
@@ -75,6 +76,16 @@ public:
 
 /// `--hd` in effect: `hd` when given (>= 0), else semfp::recommended_distance of `bits`.
 [[nodiscard]] unsigned resolved_radius(int hd, unsigned bits);
+
+/// The two-stage rule `--verify sketch` applies at radius `hd` (the `--hd` in effect): the
+/// library's `two_stage_rule::recommended` for `bits`, with `hd` as its accept distance and a
+/// candidate radius of at least `hd`. (Inline: the Python package decides pairs with it.)
+[[nodiscard]] inline two_stage_rule verify_rule(unsigned bits, unsigned hd) noexcept {
+    two_stage_rule r = bits == 128 ? two_stage_rule::recommended<128>() : two_stage_rule::recommended<64>();
+    r.accept_distance = hd;
+    r.radius = r.radius > hd ? r.radius : hd;
+    return r;
+}
 
 /// Appends the `dedup --out` line of `d` (JSON Lines, or id<TAB>cluster with `tsv`).
 void append_dedup_line(std::string& out, const linked_document& d, bool tsv);

@@ -91,7 +91,7 @@ struct fingerprint_command {
     bool binary = false;            ///< --out-format bin (fp_file.hpp) instead of id<TAB>hex
     unsigned shard_index = 0;       ///< --shard I/N: records whose ordinal mod N == I
     unsigned shard_count = 1;
-    verify_kind verify = verify_kind::none;  ///< sketch: also compute the MinHash sketch
+    verify_kind verify = verify_kind::none;  ///< sketch: also compute the MinHash sketch (args.cpp: the simhash default)
 };
 
 struct dedup_command {
@@ -108,7 +108,7 @@ struct dedup_command {
     std::string keep;          ///< the kept documents (cluster centres), empty: not written
     std::string state;         ///< simhash: the saved clustering state (loaded when present, then saved)
     link_kind link = link_kind::single_pass;
-    verify_kind verify = verify_kind::none;
+    verify_kind verify = verify_kind::none;  ///< args.cpp: sketch for simhash unless --verify none
 };
 
 /// `semfp cluster FP_FILES...`: clusters the shards written by `fingerprint --out-format bin`.
@@ -120,6 +120,7 @@ struct cluster_command {
     bool match_members = false;
     link_kind link = link_kind::single_pass;
     verify_kind verify = verify_kind::none;
+    bool verify_from_files = false;  ///< --verify not given: sketch when the files carry sketches
     bool quiet = false;
 };
 

@@ -13,12 +13,19 @@ Functions
 ---------
 fingerprint(text, bits=64, **options)          -> int
 fingerprint_many(texts, bits=64, **options)    -> numpy.ndarray of uint64, (n,) or (n, 2)
-fingerprint_jsonl(data, bits=64, **options)    -> JsonlResult(fingerprints, ids, lines, problems)
+fingerprint_jsonl(data, bits=64, **options)    -> JsonlResult(fingerprints, ids, lines, problems[, sketches])
+signature(text, bits=64, **options)            -> (int, 132-byte sketch)
+signature_many(texts, bits=64, **options)      -> (fingerprints, (n, 132) uint8 sketches)
 hamming_distance(a, b)                          -> int
 
 Classes
 -------
-Options, SinglePassClusterer, HammingIndex, Error
+Options, SinglePassClusterer, TwoStageClusterer, TwoStageRule, HammingIndex, Error
+
+Two stages. ``Options.verify`` is "sketch" by default, as ``semfp dedup``'s ``--verify``: a pair
+within ``hd`` bits, or within the rule's wider radius whose MinHash sketches are similar enough,
+is a near-duplicate (the library's ``semfp::two_stage_rule``, see :class:`TwoStageRule`).
+``verify="none"`` is Hamming distance alone.
 """
 
 from __future__ import annotations
@@ -40,10 +47,15 @@ __all__ = [
     "MAX_DOCUMENT_SIZE",
     "Options",
     "SinglePassClusterer",
+    "TwoStageClusterer",
+    "TwoStageRule",
     "fingerprint",
     "fingerprint_jsonl",
     "fingerprint_many",
     "hamming_distance",
+    "signature",
+    "signature_many",
+    "estimated_jaccard",
     "__version__",
 ]
 
@@ -56,6 +68,7 @@ _TOKENIZERS = ("default", "bigram", "fmm")
 _HASHES = ("default", "murmur", "fnv", "sdbm")
 _ENCODINGS = ("auto", "utf-8", "gb18030")
 _HTML_TEXT = ("main", "all")
+_VERIFY = ("none", "sketch")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +84,8 @@ class Options:
     hd              Hamming radius of clustering; None: the recommended one, 5 of 64 bits and
                     15 of 128 (``--hd``)
     match_members   compare with every member, not only centres (``--match-members``)
+    verify          "sketch" (default; the two-stage rule, :class:`TwoStageRule`) or "none"
+                    (Hamming distance alone) (``--verify``)
     id_field, text_field, encoding ("auto", "utf-8", "gb18030"), html_text ("main", "all"):
                     how JSON Lines input is read (``--id-field`` ...)
     """
@@ -85,12 +100,13 @@ class Options:
     text_field: str = "text"
     encoding: str = "auto"
     html_text: str = "main"
+    verify: str = "sketch"
 
     def __post_init__(self) -> None:
         if self.bits not in (64, 128):
             raise ValueError("bits must be 64 or 128")
         for name, allowed in (("tokenizer", _TOKENIZERS), ("hash", _HASHES), ("encoding", _ENCODINGS),
-                              ("html_text", _HTML_TEXT)):
+                              ("html_text", _HTML_TEXT), ("verify", _VERIFY)):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {', '.join(allowed)}")
         limit = _semfp.max_threshold_64 if self.bits == 64 else _semfp.max_threshold_128
@@ -106,10 +122,13 @@ class Options:
 
     @property
     def digest(self) -> str:
-        """A stable 16-hex-digit digest of the options (radius resolved) and the semfp version."""
+        """A stable 16-hex-digit digest of the options (radius resolved) and the semfp version: the
+        digest ``semfp dedup --state`` stamps for the same options."""
         fields = dataclasses.asdict(self)
         fields["hd"] = self.radius
         fields["semfp"] = __version__
+        if self.verify == "none":
+            del fields["verify"]  # as the tool's options text: "verify" only for two stages
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -126,6 +145,7 @@ class Options:
             args += ["--hash", self.hash]
         if self.raw_hash:
             args.append("--raw-hash")
+        args += ["--verify", self.verify]
         args += ["--id-field", self.id_field, "--text-field", self.text_field, "--encoding", self.encoding,
                  "--html-text", self.html_text]
         return args
@@ -173,12 +193,13 @@ def fingerprint_many(texts: Sequence[str | bytes], bits: int | None = None, *, o
 class JsonlResult(NamedTuple):
     """What :func:`fingerprint_jsonl` found: fingerprints and ids of the valid documents, their
     1-based line numbers, and the problems of bad lines as (line, message) pairs, all in input
-    order."""
+    order; with ``sketches=True`` also the sketches, an (n, 132) uint8 array (else None)."""
 
     fingerprints: np.ndarray
     ids: list[str]
     lines: np.ndarray
     problems: list[tuple[int, str]]
+    sketches: np.ndarray | None = None
 
 
 MAX_DOCUMENT_SIZE = 256 << 20
@@ -186,20 +207,85 @@ MAX_DOCUMENT_SIZE = 256 << 20
 
 
 def fingerprint_jsonl(data: bytes, bits: int | None = None, *, options: Options | None = None, threads: int = 0,
-                      format: str = "jsonl", max_document_size: int = MAX_DOCUMENT_SIZE, **kw: Any) -> JsonlResult:
+                      format: str = "jsonl", max_document_size: int = MAX_DOCUMENT_SIZE, sketches: bool = False,
+                      **kw: Any) -> JsonlResult:
     """Parses JSON Lines (or one document per line with ``format="lines"``) exactly as the
     ``semfp`` tool reads a file and fingerprints every valid document. JSON is parsed in C++
     without the GIL. Bad lines (malformed JSON, missing fields, NUL bytes, lines longer than
     ``max_document_size`` bytes as the tool's ``--max-document-size``) are skipped and listed in
-    ``problems``; invalid UTF-8 is decoded as the tool decodes it and also listed.
+    ``problems``; invalid UTF-8 is decoded as the tool decodes it and also listed. With
+    ``sketches``, the sketches ``semfp dedup --verify sketch`` computes come too.
     """
     o = _options(options, bits, kw)
     if max_document_size < 0:
         raise ValueError("max_document_size must not be negative")
-    fps, ids, lines, problems, _ = _engine_of(o).fingerprint_jsonl(
+    fps, ids, lines, problems, _, sk = _engine_of(o).fingerprint_jsonl(
         bytes(data), format, o.id_field, o.text_field, o.encoding, o.html_text, "<bytes>", 1, False, threads,
-        max_document_size)
-    return JsonlResult(fps, [i.decode("utf-8", "surrogateescape") for i in ids], lines, problems)
+        max_document_size, sketches)
+    return JsonlResult(fps, [i.decode("utf-8", "surrogateescape") for i in ids], lines, problems, sk)
+
+
+def signature(text: str | bytes, bits: int | None = None, *, options: Options | None = None,
+              **kw: Any) -> tuple[int, bytes]:
+    """The fingerprint of ``text`` (equal to :func:`fingerprint`) and the MinHash sketch of the
+    same tokens, from one pass: what ``semfp dedup --verify sketch`` computes for a document. The
+    sketch is 132 bytes, its saved form (128 payload bytes, then a 32-bit little-endian word:
+    occurrences in the low 26 bits, the size of an exact set of at most 32 hashes in the top 6)."""
+    o = _options(options, bits, kw)
+    return _engine_of(o).signature(text)
+
+
+def signature_many(texts: Sequence[str | bytes], bits: int | None = None, *, options: Options | None = None,
+                   threads: int = 0, **kw: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Signatures of many texts: the fingerprints (as :func:`fingerprint_many`) and an (n, 132)
+    uint8 array of sketches (one row per text, as :func:`signature`'s bytes)."""
+    o = _options(options, bits, kw)
+    return _engine_of(o).signature_many(texts, threads)
+
+
+def _as_sketches(sketches: Any) -> np.ndarray:
+    if isinstance(sketches, (bytes, bytearray)):
+        sketches = [sketches]
+    if isinstance(sketches, (list, tuple)):
+        return np.frombuffer(b"".join(bytes(s) for s in sketches), dtype=np.uint8).reshape(-1, 132)
+    return np.ascontiguousarray(sketches, dtype=np.uint8)
+
+
+class TwoStageRule:
+    """The near-duplicate rule of ``semfp dedup --verify sketch`` at ``options.bits`` and
+    ``options.radius`` (the library's ``semfp::two_stage_rule::recommended``, with the radius as
+    its accept distance). Its numbers are read from the library, never copied:
+
+    radius            candidates within this many bits may be accepted on their sketches
+    accept_distance   pairs this close are accepted without the sketch (unless a text is short)
+    min_similarity    smallest estimated Jaccard similarity of a verified pair
+    short_features, short_similarity   the same for texts with fewer tokens than short_features
+    bands, rows       the sketch bands of the candidate stage (semfp::SketchBandIndex)
+    """
+
+    def __init__(self, options: Options | None = None, **kw: Any) -> None:
+        self.options = _options(options, None, kw)
+        self._impl = _semfp.Rule(self.options.bits, self.options.radius)
+        for name in ("radius", "accept_distance", "min_similarity", "short_features", "short_similarity", "bands",
+                     "rows"):
+            setattr(self, name, getattr(self._impl, name))
+
+    def accepts(self, fps_a: Any, sketches_a: Any, fps_b: Any, sketches_b: Any) -> np.ndarray:
+        """For each i, whether documents (fps_a[i], sketches_a[i]) and (fps_b[i], sketches_b[i])
+        are near-duplicates under the rule: a bool array."""
+        bits = self.options.bits
+        return self._impl.accepts_many(_as_fps(fps_a, bits), _as_sketches(sketches_a), _as_fps(fps_b, bits),
+                                       _as_sketches(sketches_b))
+
+    def band_tags(self, sketches: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The 32-bit band tags the candidate stage compares, (n, bands) uint32, and whether each
+        sketch is non-empty (empty sketches are not banded)."""
+        return self._impl.band_tags(_as_sketches(sketches))
+
+
+def estimated_jaccard(a: bytes, b: bytes) -> float:
+    """The similarity estimate of two sketches (exact for two short texts' exact sketches)."""
+    return _semfp.estimated_jaccard(_as_sketches(a), _as_sketches(b))
 
 
 def hamming_distance(a: int, b: int) -> int:
@@ -269,6 +355,54 @@ class SinglePassClusterer:
 
 def _restore_clusterer(options: Options, state: bytes) -> SinglePassClusterer:
     c = SinglePassClusterer(options)
+    c._impl.set_state(state)
+    return c
+
+
+class TwoStageClusterer:
+    """Single-Pass clustering of signatures under the two-stage rule (semfp::TwoStageClusterer
+    with :class:`TwoStageRule`): what ``semfp dedup --verify sketch`` runs. Candidates are the
+    centres (members, with ``options.match_members``) within ``options.radius`` bits and those
+    whose sketch shares a band; the nearest one the rule accepts wins, ties by the earliest."""
+
+    def __init__(self, options: Options | None = None, **kw: Any) -> None:
+        self.options = _options(options, None, kw)
+        o = self.options
+        self._impl = _semfp.TwoStageClusterer(o.bits, o.radius, o.match_members, o.digest)
+
+    def __len__(self) -> int:
+        return len(self._impl)
+
+    @property
+    def cluster_count(self) -> int:
+        return self._impl.cluster_count()
+
+    def add_many(self, fps: Any, sketches: Any, ids: Iterable[int] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Adds signatures in order (as :func:`signature_many` returns them; ids default to
+        len(self), ...). Returns (centre id, is_new, distance) arrays. Ids must be ascending."""
+        a = _as_fps(fps, self.options.bits)
+        return self._impl.add_many(a, _as_sketches(sketches), _as_ids(ids, a.shape[0], len(self)))
+
+    def query_many(self, ids: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The centre id of the cluster of each id, and whether the id is known."""
+        return self._impl.query_many(np.ascontiguousarray(ids, dtype=np.uint64))
+
+    def save(self, path: str) -> None:
+        self._impl.save(str(path))
+
+    @classmethod
+    def load(cls, path: str, options: Options | None = None, **kw: Any) -> "TwoStageClusterer":
+        c = cls(options, **kw)
+        c._impl.load(str(path))
+        return c
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_two_stage, (self.options, self._impl.state()))
+
+
+def _restore_two_stage(options: Options, state: bytes) -> TwoStageClusterer:
+    c = TwoStageClusterer(options)
     c._impl.set_state(state)
     return c
 

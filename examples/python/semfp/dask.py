@@ -34,6 +34,23 @@ Stages (each a set of Dask tasks; the client keeps only per-document integer arr
 ``link="components"`` skips the replay: every component is one cluster whose centre is its first
 document in input order (plain connected components at the radius, single linkage).
 
+Two stages (``Options.verify == "sketch"``, the default, as ``semfp dedup --verify sketch``)
+--------------------------------------------------------------------------------------------
+The tool then runs ``semfp::TwoStageClusterer``: the candidates of a document are the earlier
+centres within the radius and those whose MinHash sketch shares a band tag with its sketch, and
+the library's two-stage rule decides each. The argument above holds with edges "candidate pair
+that the rule accepts": every centre the global pass accepts for a document is joined to it by
+such an edge, so it lies in the document's component, and a replay of the same clusterer per
+group of components in input order decides alike. So the fingerprint task also computes the
+sketches (one pass, ``semfp.signature``) and stores them in the block files; its shuffle file
+carries, besides the block keys, each document's band tags hashed to partitions and the block's
+signatures (read by row); a candidate task pairs the documents within the radius and those that
+share a tag in its partition, and keeps the pairs the rule accepts (``semfp.TwoStageRule``: the
+binding of the library's rule with the tool's radius; no number is copied here). Edges beyond
+the accepted ones only merge components, which keeps the replay exact: this is how a band tag
+shared by more than ``_GROUP_LIMIT`` documents of a partition is handled with single-pass (the
+documents are chained, not paired). With ``link="components"`` every shared-tag pair is decided.
+
 Command line: ``python3 -m semfp.dask INPUT... --out DIR [--scheduler tcp://host:8786]``.
 """
 
@@ -180,15 +197,41 @@ def _sh_path(work_dir: str, block: Block) -> str:
     return os.path.join(work_dir, f"sh-{block.index:05d}.bin")
 
 
-_SH_MAGIC = b"SEMFPSH1"
+_SH_MAGIC = b"SEMFPSH2"
 
 
-def _sh_header(path: str) -> tuple[dict[str, Any], int] | None:
-    """The header of a block's shuffle file and the file offset of its table of partition starts,
-    or None. Layout: magic, header length (4 bytes), header JSON (digest, signature, partitions,
-    bits), partitions + 1 record indices (8 bytes each: where each partition's records start),
-    then the records of every partition in order (rows as 4 bytes, then the fingerprints), so a
-    reader of one partition reads the header, 16 bytes of the table and its records only."""
+def _verifies(options: Options) -> bool:
+    return options.verify == "sketch"
+
+
+def _sh_layout(meta: dict[str, Any], table: int) -> dict[str, int]:
+    """Offsets of the sections of a shuffle file whose header JSON is ``meta`` and whose table of
+    partition starts begins at ``table``."""
+    p, words = meta["partitions"], meta["bits"] // 64
+    lay = {"table": table, "record": 4 + 8 * words + (8 if meta["sketch"] else 0)}
+    lay["records"] = table + 8 * (p + 1)
+    lay["tag_table"] = lay["records"] + lay["record"] * meta["records"]
+    if not meta["sketch"]:
+        lay["end"] = lay["tag_table"]
+        return lay
+    lay["tags"] = lay["tag_table"] + 8 * (p + 1)
+    lay["signatures"] = lay["tags"] + 8 * meta["tag_records"]
+    lay["signature"] = 8 * words + _SKETCH
+    lay["end"] = lay["signatures"] + lay["signature"] * meta["rows"]
+    return lay
+
+
+def _sh_header(path: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """The header of a block's shuffle file and the offsets of its sections, or None. Layout:
+    magic, header length (4 bytes), header JSON (digest, signature, partitions, bits, sketch,
+    records, rows, tag_records), then
+    - partitions + 1 record indices (8 bytes each: where each partition's records start) and the
+      records of every partition in order (rows as 4 bytes, then the fingerprints, then with
+      sketches a 64-bit hash of the whole signature), so a reader of one partition reads the
+      header, 16 bytes of the table and its records only;
+    - with sketches: the same for the band tags (a table, then per partition the rows as 4
+      bytes and the 32-bit tags), and the signatures of all the block's documents in row order
+      (fingerprint words, then the 132 sketch bytes), read by row."""
     try:
         with open(path, "rb") as f:
             head = f.read(12)
@@ -196,13 +239,11 @@ def _sh_header(path: str) -> tuple[dict[str, Any], int] | None:
                 return None
             size = int.from_bytes(head[8:], "little")
             meta = json.loads(f.read(size))
-            table = 12 + size
-            f.seek(table + 8 * meta["partitions"])
-            total = int.from_bytes(f.read(8), "little")
-            record = 4 + meta["bits"] // 8
-            if os.fstat(f.fileno()).st_size != table + 8 * (meta["partitions"] + 1) + record * total:
+            lay = _sh_layout(meta, 12 + size)
+            if os.fstat(f.fileno()).st_size != lay["end"]:
                 return None  # not the file that was written
-            return meta, table
+            lay["header_bytes"] = 12 + size
+            return meta, lay
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -212,45 +253,117 @@ def _sh_valid(meta: dict[str, Any] | None, block: Block, digest: str, partitions
             and meta.get("partitions") == partitions)
 
 
-def _write_shuffle(block: Block, fps: np.ndarray, options: Options, partitions: int, work_dir: str) -> None:
+_SKETCH = 132  # bytes of a sketch (semfp.signature)
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        h = h * _MIX1
+        h ^= h >> np.uint64(31)
+        h *= _MIX2
+        h ^= h >> np.uint64(29)
+    return h
+
+
+def _signature_hash(fps: np.ndarray, sketches: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each document's whole signature (fingerprint and sketch): documents with
+    equal hashes are taken as identical signatures, which every rule decision treats alike."""
+    n = sketches.shape[0]
+    words = [fps.reshape(n, -1)[:, j] for j in range(fps.reshape(n, -1).shape[1])]
+    packed = np.ascontiguousarray(sketches).view("<u4")
+    words += [packed[:, j].astype(np.uint64) for j in range(packed.shape[1])]
+    h = np.full(n, 0x243F6A8885A308D3, dtype=np.uint64)
+    for w in words:
+        h = _mix(h ^ w)
+    return h
+
+
+def _tag_partitions(tags: np.ndarray, count: int) -> np.ndarray:
+    """The candidate partition of each 32-bit band tag (platform-independent)."""
+    with np.errstate(over="ignore"):
+        return _mix(tags.astype(np.uint64) + np.uint64(0x5851F42D4C957F2D)) % np.uint64(count)
+
+
+def _write_shuffle(block: Block, fps: np.ndarray, sketches: np.ndarray | None, options: Options, partitions: int,
+                   work_dir: str) -> None:
     """The shuffle output of one block: for every candidate partition, the (row, fingerprint)
     records of the block's documents with a block key in that partition, each document once per
-    partition. One file, partitions in order, so that a candidate task reads its slice only."""
+    partition. With sketches also the (row, tag) records of each band tag by the partition of the
+    tag, and the block's signatures. One file, partitions in order, so that a candidate task reads
+    its slices only."""
+    verify = _verifies(options)
+    n = int(fps.shape[0])
     keys = _partitions_of(fps, options.bits, options.radius, partitions)
+    sig_hash = _signature_hash(fps, sketches) if verify else None
     starts, chunks = [0], []
     for part in range(partitions):
         rows = np.nonzero((keys == np.uint64(part)).any(axis=1))[0]
         starts.append(starts[-1] + int(rows.size))
         chunks.append(rows.astype(np.uint32).tobytes())
         chunks.append(np.ascontiguousarray(fps[rows]).tobytes())
-    meta = json.dumps({"digest": options.digest, "signature": _block_signature(block), "partitions": partitions,
-                       "bits": options.bits}).encode()
+        if verify:
+            chunks.append(sig_hash[rows].tobytes())
+    meta: dict[str, Any] = {"digest": options.digest, "signature": _block_signature(block), "partitions": partitions,
+                            "bits": options.bits, "sketch": verify, "records": starts[-1], "rows": n}
+    tail = b""
+    if verify:
+        tags, nonempty = _rule(options).band_tags(sketches)
+        bands = tags.shape[1]
+        rows = np.repeat(np.arange(n, dtype=np.uint32), bands)
+        flat = tags.reshape(-1)
+        keep = np.repeat(nonempty, bands)  # empty sketches are not banded
+        rows, flat = rows[keep], flat[keep]
+        part_of = _tag_partitions(flat, partitions)
+        order = np.lexsort((flat, rows, part_of))
+        rows, flat, part_of = rows[order], flat[order], part_of[order]
+        fresh = np.ones(rows.size, dtype=bool)  # one record per (row, tag)
+        fresh[1:] = (rows[1:] != rows[:-1]) | (flat[1:] != flat[:-1])
+        rows, flat, part_of = rows[fresh], flat[fresh], part_of[fresh]
+        bounds = np.searchsorted(part_of, np.arange(partitions + 1, dtype=np.uint64))
+        tag_chunks = [np.asarray(bounds, dtype="<u8").tobytes()]
+        for part in range(partitions):
+            lo, hi = int(bounds[part]), int(bounds[part + 1])
+            tag_chunks += [rows[lo:hi].tobytes(), flat[lo:hi].astype(np.uint32).tobytes()]
+        signatures = np.concatenate([np.ascontiguousarray(fps).reshape(n, -1).view(np.uint8),
+                                     np.ascontiguousarray(sketches, dtype=np.uint8)], axis=1)
+        tail = b"".join(tag_chunks) + signatures.tobytes()
+        meta["tag_records"] = int(rows.size)
+    head = json.dumps(meta).encode()
     table = np.array(starts, dtype="<u8").tobytes()
     _atomic_write(_sh_path(work_dir, block),
-                  _SH_MAGIC + len(meta).to_bytes(4, "little") + meta + table + b"".join(chunks))
+                  _SH_MAGIC + len(head).to_bytes(4, "little") + head + table + b"".join(chunks) + tail)
+
+
+def _rule(options: Options) -> Any:
+    """The tool's two-stage rule for these options (the library's numbers, via the binding)."""
+    return _semfp.Rule(options.bits, options.radius)
 
 
 def _fingerprint_block(block: Block, options: Options, partitions: int, work_dir: str) -> tuple[int, int, bool]:
-    """Fingerprints one block and splits its records by candidate partition (or reuses the
-    finished files); returns (documents, problems, reused)."""
-    done = _load_fp(work_dir, block, options.digest, ("fps", "problems"))
+    """Fingerprints one block (with sketches when ``options.verify`` is "sketch") and splits its
+    records by candidate partition (or reuses the finished files); returns (documents, problems,
+    reused)."""
+    verify = _verifies(options)
+    done = _load_fp(work_dir, block, options.digest, ("fps", "problems", "sketches"))
     if done is not None:
         header = _sh_header(_sh_path(work_dir, block))
         if not _sh_valid(header[0] if header else None, block, options.digest, partitions):
-            _write_shuffle(block, done["fps"], options, partitions, work_dir)  # another partition count
+            _write_shuffle(block, done["fps"], done["sketches"] if verify else None, options, partitions,
+                           work_dir)  # another partition count
         return int(done["fps"].shape[0]), int(done["problems"]), True
-    fps, ids, lines, problems, _ = _engine_of(options).fingerprint_jsonl(
+    fps, ids, lines, problems, _, sketches = _engine_of(options).fingerprint_jsonl(
         _read_block(block), block.format, options.id_field, options.text_field, options.encoding,
-        options.html_text, block.path, block.first_line, False, 1, block.max_document_size)
+        options.html_text, block.path, block.first_line, False, 1, block.max_document_size, verify)
     offsets = np.zeros(len(ids) + 1, dtype=np.uint64)
     if ids:
         offsets[1:] = np.cumsum([len(i) for i in ids], dtype=np.uint64)
     buf = io.BytesIO()
     np.savez(buf, fps=fps, lines=lines, id_bytes=np.frombuffer(b"".join(ids), dtype=np.uint8),
              id_offsets=offsets, problems=np.int64(len(problems)), digest=np.str_(options.digest),
-             signature=np.str_(_block_signature(block)))
+             signature=np.str_(_block_signature(block)),
+             sketches=sketches if verify else np.zeros((0, _SKETCH), dtype=np.uint8))
     _atomic_write(_fp_path(work_dir, block), buf.getvalue())
-    _write_shuffle(block, fps, options, partitions, work_dir)
+    _write_shuffle(block, fps, sketches, options, partitions, work_dir)
     return int(fps.shape[0]), len(problems), False
 
 
@@ -269,6 +382,43 @@ def _all_fps(blocks: Sequence[Block], options: Options, work_dir: str) -> np.nda
         parts.append(z["fps"])
     shape = (0,) if options.bits == 64 else (0, 2)
     return np.concatenate(parts) if parts else np.zeros(shape, dtype=np.uint64)
+
+
+def _header(block: Block, options: Options, partitions: int, work_dir: str) -> dict[str, int]:
+    """The section offsets of a block's valid shuffle file (RuntimeError when missing or stale)."""
+    header = _sh_header(_sh_path(work_dir, block))
+    if not _sh_valid(header[0] if header else None, block, options.digest, partitions):
+        raise RuntimeError(f"shuffle output of block {block.index} is missing or stale")
+    return header[1]  # type: ignore[index]
+
+
+def _signatures(ordinals: np.ndarray, blocks: Sequence[Block], offsets: np.ndarray, options: Options,
+                partitions: int, work_dir: str, layouts: dict[int, dict[str, int]] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Fingerprints and sketches of the documents with the given global ordinals (any order),
+    read by row from the blocks' signature sections, and the bytes read."""
+    n = ordinals.size
+    words = options.bits // 64
+    fps = np.zeros((n, words), dtype=np.uint64)
+    sketches = np.zeros((n, _SKETCH), dtype=np.uint8)
+    read = 0
+    if n:
+        block_of = np.searchsorted(offsets[1:], ordinals, side="right")
+        for b in np.unique(block_of).tolist():
+            lay = (layouts or {}).get(b) or _header(blocks[b], options, partitions, work_dir)
+            if layouts is None:
+                read += lay["header_bytes"]
+            at = np.nonzero(block_of == b)[0]
+            rows = (ordinals[at] - offsets[b]).astype(np.int64)
+            count = int(offsets[b + 1] - offsets[b])
+            table = np.memmap(_sh_path(work_dir, blocks[b]), dtype=np.uint8, mode="r", offset=lay["signatures"],
+                              shape=(count, lay["signature"]))
+            got = np.asarray(table[rows])
+            del table
+            fps[at] = got[:, :8 * words].copy().view(np.uint64)
+            sketches[at] = got[:, 8 * words:]
+            read += got.nbytes
+    return (fps.reshape(-1) if words == 1 else fps), sketches, read
 
 
 # ---- stage 3: candidates by exact block keys ------------------------------------------------------
@@ -307,48 +457,138 @@ def _partitions_of(fps: np.ndarray, bits: int, radius: int, count: int) -> np.nd
     return np.stack(cols, axis=1) if cols else np.zeros((fps.shape[0], 0), dtype=np.uint64)
 
 
-def _read_partition(block: Block, part: int, options: Options, partitions: int, work_dir: str
-                    ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Rows and fingerprints of partition ``part`` in a block's shuffle file, and the bytes read."""
+def _read_partition(block: Block, part: int, options: Options, partitions: int, work_dir: str,
+                    lay: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    """Rows, fingerprints (and, with sketches, signature hashes) of partition ``part`` in a
+    block's shuffle file whose sections are at ``lay``, and the bytes read."""
     path = _sh_path(work_dir, block)
-    header = _sh_header(path)
-    if not _sh_valid(header[0] if header else None, block, options.digest, partitions):
-        raise RuntimeError(f"shuffle output of block {block.index} is missing or stale")
-    _, table = header  # type: ignore[misc]
     words = options.bits // 64
-    record = 4 + 8 * words
+    record = lay["record"]
     with open(path, "rb") as f:
-        f.seek(table + 8 * part)
+        f.seek(lay["table"] + 8 * part)
         first, end = np.frombuffer(f.read(16), dtype="<u8").tolist()
         k = end - first
-        f.seek(table + 8 * (partitions + 1) + record * first)
+        f.seek(lay["records"] + record * first)
         data = f.read(record * k)
     if len(data) != record * k:
         raise RuntimeError(f"shuffle output of block {block.index} is truncated")
     rows = np.frombuffer(data, dtype=np.uint32, count=k)
     fps = np.frombuffer(data, dtype=np.uint64, count=k * words, offset=4 * k)
-    return rows, (fps if words == 1 else fps.reshape(k, 2)), table + 16 + len(data)
+    hashes = np.frombuffer(data, dtype=np.uint64, count=k, offset=(4 + 8 * words) * k) if record > 4 + 8 * words \
+        else None
+    return rows, (fps if words == 1 else fps.reshape(k, 2)), hashes, 16 + len(data)
+
+
+def _read_tags(block: Block, part: int, work_dir: str, lay: dict[str, int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Rows and band tags of partition ``part`` in a block's shuffle file, and the bytes read."""
+    with open(_sh_path(work_dir, block), "rb") as f:
+        f.seek(lay["tag_table"] + 8 * part)
+        first, end = np.frombuffer(f.read(16), dtype="<u8").tolist()
+        k = end - first
+        # Each partition's records: its rows, then its tags; partitions follow each other.
+        f.seek(lay["tags"] + 8 * first)
+        data = f.read(8 * k)
+    if len(data) != 8 * k:
+        raise RuntimeError(f"shuffle output of block {block.index} is truncated")
+    return (np.frombuffer(data, dtype=np.uint32, count=k), np.frombuffer(data, dtype=np.uint32, count=k, offset=4 * k),
+            16 + len(data))
+
+
+_GROUP_LIMIT = 2000
+"""Documents sharing one band tag in a partition beyond which single-pass links them in a chain
+without deciding their pairs (see ``_tag_pairs``)."""
+
+
+def _tag_pairs(tags: np.ndarray, ords: np.ndarray, limit: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                                np.ndarray]:
+    """Pairs (a < b) of documents that share a band tag, and the chain links of groups larger
+    than ``limit`` documents (None: no limit). Returns (a, b, chain_a, chain_b)."""
+    empty = np.zeros(0, np.uint64)
+    if tags.size < 2:
+        return empty, empty, empty, empty
+    order = np.lexsort((ords, tags))
+    t, v = tags[order], ords[order]
+    n = t.size
+    start = np.ones(n, dtype=bool)
+    start[1:] = t[1:] != t[:-1]
+    first = np.nonzero(start)[0]
+    gid = np.cumsum(start) - 1
+    size = np.diff(np.append(first, n))[gid]
+    pos = np.arange(n) - first[gid]
+    big = size > limit if limit is not None else np.zeros(n, dtype=bool)
+    a, b = [], []
+    idx = np.nonzero((size >= 2) & ~big)[0]
+    step = 1
+    while idx.size:  # every pair once: (i, i + step) within a group, for each step
+        idx = idx[pos[idx] + step < size[idx]]
+        a.append(v[idx])
+        b.append(v[idx + step])
+        step += 1
+    chain = np.nonzero(big & (pos + 1 < size))[0]
+    return (np.concatenate(a) if a else empty, np.concatenate(b) if b else empty, v[chain], v[chain + 1])
 
 
 def _candidates(part: int, count: int, blocks: Sequence[Block], offsets: np.ndarray, options: Options,
-                work_dir: str) -> tuple[np.ndarray, np.ndarray, int]:
-    """Verified within-radius edges (global ordinals) among the documents of partition ``part``,
-    and the bytes the task read: its slice of every block's shuffle file, nothing else."""
-    bits, radius = options.bits, options.radius
-    ords, parts, read = [], [], 0
+                work_dir: str, link: str = "single-pass") -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Edges (global ordinals) among the documents of partition ``part``, and the bytes the task
+    read: its slice of every block's shuffle file, and (with sketches) the signatures of the
+    documents in candidate pairs, nothing else. Without sketches an edge is a pair within the
+    radius; with sketches a candidate pair (within the radius, or sharing a band tag) that the
+    two-stage rule accepts."""
+    bits = options.bits
+    verify = _verifies(options)
+    ords, parts, hashes, tag_ords, tag_vals, read = [], [], [], [], [], 0
+    layouts: dict[int, dict[str, int]] = {}
     for b in blocks:
-        rows, fps, r = _read_partition(b, part, options, count, work_dir)
+        lay = _header(b, options, count, work_dir)
+        layouts[b.index] = lay
+        read += lay["header_bytes"]
+        rows, fps, h, r = _read_partition(b, part, options, count, work_dir, lay)
         ords.append(rows.astype(np.uint64) + offsets[b.index])
         parts.append(fps)
+        hashes.append(h)
         read += r
+        if verify:
+            rows, tags, r = _read_tags(b, part, work_dir, lay)
+            tag_ords.append(rows.astype(np.uint64) + offsets[b.index])
+            tag_vals.append(tags)
+            read += r
+    empty = np.zeros(0, np.uint64)
     shape = (0,) if bits == 64 else (0, 2)
-    mine = np.concatenate(ords) if ords else np.zeros(0, np.uint64)  # ascending: blocks, then rows
-    if mine.size == 0:
-        return np.zeros(0, np.uint64), np.zeros(0, np.uint64), read
+    mine = np.concatenate(ords) if ords else empty  # ascending: blocks, then rows
     sel = np.concatenate(parts) if parts else np.zeros(shape, dtype=np.uint64)
-    # Identical fingerprints first: each joins its first occurrence; only distinct ones are searched.
-    uniq, first, inverse = np.unique(sel, axis=0, return_index=True, return_inverse=True)
+    a, b = _within_radius(part, count, mine, sel, np.concatenate(hashes) if verify and hashes else None, options)
+    if not verify:
+        return a, b, read, 0
+    # Pairs sharing a band tag: a superset of what the band index of the tool's clusterer can
+    # report (it compares 32-bit tags of any band).
+    ta, tb, chain_a, chain_b = _tag_pairs(np.concatenate(tag_vals) if tag_vals else np.zeros(0, np.uint32),
+                                          np.concatenate(tag_ords) if tag_ords else empty,
+                                          _GROUP_LIMIT if link == "single-pass" else None)
+    a, b = np.concatenate([a, ta]), np.concatenate([b, tb])
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    pairs = np.unique(np.stack([lo, hi], axis=1), axis=0) if lo.size else np.zeros((0, 2), np.uint64)
+    docs = np.unique(pairs)
+    fps, sketches, sig_read = _signatures(docs, blocks, offsets, options, count, work_dir, layouts)
+    ia, ib = np.searchsorted(docs, pairs[:, 0]), np.searchsorted(docs, pairs[:, 1])
+    ok = _rule(options).accepts_many(fps[ia], sketches[ia], fps[ib], sketches[ib]) if pairs.size else \
+        np.zeros(0, dtype=bool)
+    return np.concatenate([pairs[ok, 0], chain_a]), np.concatenate([pairs[ok, 1], chain_b]), read, sig_read
+
+
+def _within_radius(part: int, count: int, mine: np.ndarray, sel: np.ndarray, hashes: np.ndarray | None,
+                   options: Options) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs within the radius among the partition's documents (global ordinals ``mine``,
+    fingerprints ``sel``) that this partition owns. Identical documents are collapsed first (equal
+    fingerprints; with ``hashes``, equal signatures), each joining its first occurrence."""
+    bits, radius = options.bits, options.radius
+    if mine.size == 0:
+        return np.zeros(0, np.uint64), np.zeros(0, np.uint64)
+    words = bits // 64
+    ident = sel.reshape(-1, words) if hashes is None else np.concatenate([sel.reshape(-1, words), hashes[:, None]], 1)
+    _, first, inverse = np.unique(ident, axis=0, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
+    uniq = sel[first]
     rep = mine[first]
     dup_a, dup_b = mine, rep[inverse]
     index = _semfp.Index(bits, radius, options.digest)
@@ -364,7 +604,7 @@ def _candidates(part: int, count: int, blocks: Sequence[Block], offsets: np.ndar
     a = np.concatenate([dup_a[dup_owner], rep[ra[pair_owner]]])
     b = np.concatenate([dup_b[dup_owner], rep[rb[pair_owner]]])
     diff = a != b
-    return a[diff], b[diff], read
+    return a[diff], b[diff]
 
 
 def _first_shared_partition(fa: np.ndarray, fb: np.ndarray, bits: int, radius: int, count: int) -> np.ndarray:
@@ -380,8 +620,14 @@ def _first_shared_partition(fa: np.ndarray, fb: np.ndarray, bits: int, radius: i
 
 # ---- stage 5: replay -------------------------------------------------------------------------------
 
-def _replay(ordinals: np.ndarray, blocks: Sequence[Block], options: Options, work_dir: str
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _replay(ordinals: np.ndarray, blocks: Sequence[Block], offsets: np.ndarray, options: Options, partitions: int,
+            work_dir: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    if _verifies(options):
+        fps, sketches, read = _signatures(ordinals, blocks, offsets, options, partitions, work_dir)
+        clusterer = _semfp.TwoStageClusterer(options.bits, options.radius, options.match_members, options.digest)
+        centre, _, dist = clusterer.add_many(np.ascontiguousarray(fps), sketches,
+                                             np.ascontiguousarray(ordinals, dtype=np.uint64))
+        return ordinals, centre, dist, read
     fps = _all_fps(blocks, options, work_dir)
     sel = np.ascontiguousarray(fps[ordinals.astype(np.int64)])
     clusterer = _semfp.Clusterer(options.bits, options.radius, options.match_members, options.digest)
@@ -434,7 +680,7 @@ def _write_block(block: Block, first: int, numbers: np.ndarray, centres: np.ndar
     _atomic_write(os.path.join(out_dir, f"part-{block.index:05d}.jsonl"), data)
     if keep:
         is_centre = centres == (np.arange(len(ids), dtype=np.uint64) + np.uint64(first))
-        _, _, _, _, raws = _engine_of(options).fingerprint_jsonl(
+        _, _, _, _, raws, _ = _engine_of(options).fingerprint_jsonl(
             _read_block(block), block.format, options.id_field, options.text_field, options.encoding,
             options.html_text, block.path, block.first_line, True, 1, block.max_document_size)
         kept = b"".join(raws[i] + b"\n" for i in np.nonzero(is_centre)[0])
@@ -520,10 +766,12 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
     volume: dict[str, int] = {
         "fingerprint_written": sum(os.path.getsize(_fp_path(work, b)) for b in blocks),
         "shuffle_written": sum(os.path.getsize(_sh_path(work, b)) for b in blocks)}
-    edges = client.gather([client.submit(_candidates, i, p, blocks, offsets, opts, work, pure=False) for i in range(p)])
+    edges = client.gather([client.submit(_candidates, i, p, blocks, offsets, opts, work, link, pure=False)
+                           for i in range(p)])
     ea = np.concatenate([e[0] for e in edges]) if edges else np.zeros(0, np.uint64)
     eb = np.concatenate([e[1] for e in edges]) if edges else np.zeros(0, np.uint64)
     volume["candidates_read"] = sum(e[2] for e in edges)
+    volume["candidates_signatures_read"] = sum(e[3] for e in edges)
     volume["candidates_returned"] = _nbytes(ea, eb)
     lap("candidates")
     label = _semfp.connected_components(n, ea, eb)
@@ -541,7 +789,7 @@ def _run(inputs: list[str], out_dir: str, client: Any, opts: Options, keep: bool
         group_of = label % np.uint64(groups)
         members = [np.nonzero(group_of == np.uint64(g))[0].astype(np.uint64) for g in range(groups)]
         volume["replay_sent"] = _nbytes(*members)
-        futures = [client.submit(_replay, m, blocks, opts, work, pure=False) for m in members]
+        futures = [client.submit(_replay, m, blocks, offsets, opts, p, work, pure=False) for m in members]
         volume["replay_read"] = volume["replay_returned"] = 0
         for ords, c, d, r in client.gather(futures):
             centre[ords.astype(np.int64)] = c
@@ -613,6 +861,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--raw-hash", action="store_true")
     ap.add_argument("--hd", type=int)
     ap.add_argument("--match-members", action="store_true")
+    ap.add_argument("--verify", default="sketch", choices=("none", "sketch"),
+                    help="sketch (default): the two-stage rule of semfp dedup --verify sketch; none: distance alone")
     ap.add_argument("--link", default="single-pass", choices=("single-pass", "components"))
     ap.add_argument("--format", choices=("jsonl", "lines"))
     ap.add_argument("--id-field", default="id")
@@ -625,7 +875,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--work-dir")
     a = ap.parse_args(argv)
     opts = Options(bits=a.bits, tokenizer=a.tokenizer, hash=a.hash, raw_hash=a.raw_hash, hd=a.hd,
-                   match_members=a.match_members, id_field=a.id_field, text_field=a.text_field,
+                   match_members=a.match_members, verify=a.verify, id_field=a.id_field, text_field=a.text_field,
                    encoding="utf-8" if a.encoding == "utf8" else a.encoding, html_text=a.html_text)
     from distributed import Client, LocalCluster
     cluster = None

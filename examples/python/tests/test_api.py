@@ -12,7 +12,7 @@ from conftest import BAD_INPUT, LINES, SAMPLE
 
 def tool_fingerprints(tool, path, *args):
     out = tool("fingerprint", "--quiet", *args, path).decode()
-    return [tuple(line.split("\t")) for line in out.splitlines()]
+    return [tuple(line.split("\t")[:2]) for line in out.splitlines()]
 
 
 @pytest.mark.parametrize("bits", [64, 128])
@@ -82,6 +82,10 @@ def test_options_are_checked_and_digested():
     assert semfp.Options().digest != semfp.Options(hd=3).digest
     assert semfp.Options().digest != semfp.Options(match_members=True).digest
     assert len(semfp.Options().digest) == 16
+    assert semfp.Options().verify == "sketch"
+    assert semfp.Options().digest != semfp.Options(verify="none").digest
+    with pytest.raises(ValueError):
+        semfp.Options(verify="minhash")
 
 
 def test_hamming_distance():
@@ -202,3 +206,105 @@ def test_native_option_aliases():
     expected = engine.fingerprint_jsonl(line)[0]
     for encoding in ("detect", "utf8", "utf-8"):
         assert (engine.fingerprint_jsonl(line, encoding=encoding)[0] == expected).all()
+
+
+@pytest.mark.parametrize("bits", [64, 128])
+def test_signatures_equal_the_tool(tool, bits):
+    """Fingerprints and sketches equal `semfp fingerprint --verify sketch` (its third column:
+    occurrences and the 128 MinHash bins), in batch and one by one."""
+    o = semfp.Options(bits=bits)
+    out = tool("fingerprint", "--quiet", *o.cli_args(), SAMPLE).decode()
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert all(len(r) == 3 for r in rows)  # --verify sketch is in the options (and the default)
+    with open(SAMPLE, "rb") as f:
+        data = f.read()
+    r = semfp.fingerprint_jsonl(data, options=o, sketches=True)
+    assert r.sketches.shape == (len(rows), 132) and r.sketches.dtype == np.uint8
+    bins, features = semfp._semfp.sketch_values(r.sketches)
+    assert [f"{int(c)}:{bytes(b).hex()}" for c, b in zip(features, bins)] == [x[2] for x in rows]
+    assert semfp.fingerprint_jsonl(data, options=o).sketches is None
+    import json
+    records = [json.loads(line) for line in data.decode().splitlines() if line.strip()]
+    plain = [i for i, rec in enumerate(records) if rec.get("format") != "html"]
+    texts = [records[i]["text"] for i in plain]
+    fps, sks = semfp.signature_many(texts, options=o, threads=2)
+    assert np.array_equal(fps, r.fingerprints[plain]) and np.array_equal(sks, r.sketches[plain])
+    for i in plain[:20]:
+        fp, sk = semfp.signature(records[i]["text"], options=o)
+        assert fp == semfp.fingerprint(records[i]["text"], options=o)
+        assert sk == r.sketches[i].tobytes()
+    # The exact sketch of a short text, the empty text's sketch, and a row that is no sketch.
+    _, short = semfp.signature("\u4e00\u4e8c\u4e09")
+    assert int.from_bytes(short[128:], "little") >> 26 == 2  # an exact set of two bigrams
+    _, empty = semfp.signature("")
+    assert empty == bytes(132)
+    with pytest.raises(ValueError):
+        semfp._semfp.sketch_values(np.full((1, 132), 255, dtype=np.uint8))
+
+
+def compare_json(tool, a, b, bits):
+    import json
+    return json.loads(tool("compare", "--text", "--json", "--bits", str(bits), a, b))
+
+
+@pytest.mark.parametrize("bits", [64, 128])
+def test_rule_is_the_tools(tool, bits):
+    """The rule's numbers come from the library (as `semfp compare` prints them) and its decision
+    is the tool's, for pairs on both sides of each threshold."""
+    rule = semfp.TwoStageRule(bits=bits)
+    probe = compare_json(tool, "a", "b", bits)
+    assert (rule.radius, rule.accept_distance) == (probe["two_stage_radius"], probe["two_stage_accept_distance"])
+    assert 0 < rule.min_similarity < 1 and 0 < rule.short_similarity < 1 and rule.short_features > 0
+    assert rule.bands * rule.rows <= 128
+    wider = semfp.TwoStageRule(bits=bits, hd=rule.radius + 2)
+    assert wider.accept_distance == wider.radius == rule.radius + 2
+    rng = np.random.default_rng(bits)
+    vocab = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    pairs = []
+    for size, edits in ((300, 5), (300, 15), (300, 25), (300, 45), (20, 1), (20, 3), (8, 1)):
+        for _ in range(4):
+            a = list(rng.choice(vocab, size=size))
+            b = list(a)
+            for _ in range(edits):
+                b[int(rng.integers(0, size))] = vocab[int(rng.integers(0, 3000))]
+            pairs.append(("".join(a), "".join(b)))
+    o = semfp.Options(bits=bits)
+    fa, sa = semfp.signature_many([a for a, _ in pairs], options=o)
+    fb, sb = semfp.signature_many([b for _, b in pairs], options=o)
+    got = rule.accepts(fa, sa, fb, sb)
+    expected = [compare_json(tool, a, b, bits)["two_stage"] for a, b in pairs]
+    assert got.tolist() == expected
+    assert any(expected) and not all(expected)
+    for (a, b), x, y in zip(pairs, sa, sb):
+        j = semfp.estimated_jaccard(x.tobytes(), y.tobytes())
+        assert abs(j - compare_json(tool, a, b, bits)["sketch_similarity"]) < 1e-4
+
+
+@pytest.mark.parametrize("bits,members", [(64, False), (64, True), (128, False)])
+def test_two_stage_clusterer_equals_the_tool(tool, tmp_path, bits, members):
+    """TwoStageClusterer over the sample's signatures gives `semfp dedup --verify sketch`'s
+    centres and distances; it pickles and saves with its digest."""
+    import json
+    o = semfp.Options(bits=bits, match_members=members)
+    args = ["dedup", "--quiet", *o.cli_args(), "--out", str(tmp_path / "out")]
+    if members:
+        args.append("--match-members")
+    tool(*args, SAMPLE)
+    expected = [json.loads(line) for line in open(tmp_path / "out", "rb").read().splitlines()]
+    with open(SAMPLE, "rb") as f:
+        r = semfp.fingerprint_jsonl(f.read(), options=o, sketches=True)
+    c = semfp.TwoStageClusterer(o)
+    centre, is_new, dist = c.add_many(r.fingerprints, r.sketches)
+    assert [r.ids[int(x)] for x in centre] == [e["centre"] for e in expected]
+    assert dist.tolist() == [e["distance"] for e in expected]
+    assert c.cluster_count == len({e["cluster"] for e in expected}) == int(is_new.sum())
+    again = pickle.loads(pickle.dumps(c))
+    assert np.array_equal(again.query_many(np.arange(len(r.ids)))[0], centre)
+    c.save(str(tmp_path / "ts.bin"))
+    assert np.array_equal(semfp.TwoStageClusterer.load(str(tmp_path / "ts.bin"), o).query_many([0, 5])[0],
+                          centre[[0, 5]])
+    with pytest.raises(semfp.Error):
+        semfp.TwoStageClusterer.load(str(tmp_path / "ts.bin"), o.replace(hd=3))
+    # Without the sketch stage the tool and the plain clusterer agree, and differ from it here.
+    plain = semfp.SinglePassClusterer(o.replace(verify="none")).add_many(r.fingerprints)[0]
+    assert not np.array_equal(plain, centre)

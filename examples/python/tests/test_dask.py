@@ -64,9 +64,45 @@ def planted_corpus(path, n_chains, seed):
     return len(docs)
 
 
+def sketch_corpus(path, n_bases, seed):
+    """Near copies that only the sketch stage finds: long texts and copies with about 5 % of the
+    characters replaced (Hamming distance mostly beyond the radius, sketch similarity above the
+    rule's), short texts (below the rule's short_features) with one character replaced, chains of
+    such edits, exact copies and unrelated texts, shuffled over the blocks."""
+    rng = np.random.default_rng(seed)
+    vocab = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    docs = []
+
+    def edited(text, k):
+        text = list(text)
+        for _ in range(k):
+            text[int(rng.integers(0, len(text)))] = vocab[int(rng.integers(0, len(vocab)))]
+        return "".join(text)
+
+    for _ in range(n_bases):
+        base = "".join(rng.choice(vocab, size=int(rng.integers(250, 400))))
+        docs.append(base)
+        docs.append(edited(base, int(rng.integers(10, 20))))          # a sketch twin
+        step = base
+        for _ in range(int(rng.integers(0, 3))):                       # a chain of twins
+            step = edited(step, 12)
+            docs.append(step)
+        if rng.random() < 0.3:
+            docs.append(base)                                          # an exact copy
+        short = "".join(rng.choice(vocab, size=int(rng.integers(12, 25))))
+        docs += [short, edited(short, 1)]                              # short texts
+        docs.append("".join(rng.choice(vocab, size=300)))              # unrelated
+    order = rng.permutation(len(docs))
+    with open(path, "w", encoding="utf-8") as f:
+        for i, k in enumerate(order):
+            f.write(json.dumps({"id": f"s{i}", "text": docs[k]}, ensure_ascii=False) + "\n")
+    return len(docs)
+
+
+@pytest.mark.parametrize("verify", ["none", "sketch"])
 @pytest.mark.parametrize("bits,members", [(64, False), (64, True), (128, False), (128, True)])
-def test_sample_equals_the_tool(client, tool, tmp_path, bits, members):
-    o = semfp.Options(bits=bits, match_members=members)
+def test_sample_equals_the_tool(client, tool, tmp_path, bits, members, verify):
+    o = semfp.Options(bits=bits, match_members=members, verify=verify)
     out, keep = tool_dedup(tool, tmp_path, [SAMPLE, SAMPLE], o)
     stats = semfp.dask.dedup([SAMPLE, SAMPLE], str(tmp_path / "dask"), client, options=o, keep=True,
                              block_bytes=16 << 10)
@@ -106,6 +142,43 @@ def test_planted_corpus_equals_the_tool(client, tool, tmp_path):
             assert again["blocks_reused"] == again["blocks"] and again["partitions"] == p + 3
             assert concatenated(d, "part") == out
             assert concatenated(d, "keep") == keep
+
+
+@pytest.mark.parametrize("bits", [64, 128])
+def test_sketch_stage_equals_the_tool(client, tool, tmp_path, bits):
+    """Byte equality with `semfp dedup --verify sketch` on near copies only the sketch finds, for
+    single-pass (centres, members) and components; the sketch stage is shown to matter."""
+    corpus = tmp_path / "sketch.jsonl"
+    n = sketch_corpus(corpus, 700 if bits == 64 else 500, 21 + bits)
+    rule = semfp.TwoStageRule(bits=bits)
+    assert rule.radius > rule.accept_distance  # the library's numbers, through the binding
+    none_out, _ = tool_dedup(tool, tmp_path, [str(corpus)], semfp.Options(bits=bits, verify="none"))
+    for members, link in ((False, "single-pass"), (True, "single-pass"), (False, "components")):
+        o = semfp.Options(bits=bits, match_members=members)
+        assert o.verify == "sketch"  # the default
+        extra = ("--link", "components") if link == "components" else ()
+        out, keep = tool_dedup(tool, tmp_path, [str(corpus)], o, *extra)
+        d = tmp_path / f"dask-{members}-{link}"
+        stats = semfp.dask.dedup([str(corpus)], str(d), client, options=o, keep=True, link=link,
+                                 block_bytes=256 << 10, partitions=5)
+        assert stats["documents"] == n and stats["blocks"] >= 8
+        assert concatenated(d, "part") == out
+        assert concatenated(d, "keep") == keep
+        if link == "single-pass" and not members:
+            # The sketch stage found pairs beyond the radius that Hamming distance alone misses.
+            rows = [json.loads(l) for l in out.splitlines()]
+            plain = [json.loads(l) for l in none_out.splitlines()]
+            beyond = [r for r in rows if r["distance"] > rule.accept_distance]
+            assert len(beyond) >= 50
+            assert len({r["cluster"] for r in rows}) < len({r["cluster"] for r in plain}) - 50
+            v = stats["bytes"]
+            assert v["candidates_read"] <= v["shuffle_written"] + 5 * stats["blocks"] * 1024
+    # A rerun reuses every block, also with another partition count, and writes the same bytes.
+    again = semfp.dask.dedup([str(corpus)], str(tmp_path / "dask-False-single-pass"), client, keep=True,
+                             options=semfp.Options(bits=bits), block_bytes=256 << 10, partitions=3)
+    assert again["blocks_reused"] == again["blocks"]
+    out, keep = tool_dedup(tool, tmp_path, [str(corpus)], semfp.Options(bits=bits))
+    assert concatenated(tmp_path / "dask-False-single-pass", "part") == out
 
 
 def test_components_link_is_single_linkage(client, tmp_path):

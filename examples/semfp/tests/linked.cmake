@@ -40,18 +40,18 @@ endfunction()
 
 if(CASE STREQUAL "state_resume")
   # Two runs over A then B with --state give the bytes of one run over A + B (cluster numbers
-  # continue), for the default, --match-members, --verify sketch and --tsv.
+  # continue), for the default (--verify sketch), --match-members, --verify none and --tsv.
   # A: the first 400 lines; B: the rest, then the first 60 lines again (which join A's clusters).
   split_lines("${sample}" 400 "${WORK}/a.jsonl" "${WORK}/rest.jsonl")
   split_lines("${sample}" 60 "${WORK}/first60.jsonl" "${WORK}/unused.jsonl")
   concat("${WORK}/b.jsonl" "${WORK}/rest.jsonl" "${WORK}/first60.jsonl")
-  foreach(variant default members sketch tsv bits128)
+  foreach(variant default members none tsv bits128)
     set(opts)
     set(ext jsonl)
     if(variant STREQUAL "members")
       set(opts --match-members --hd 4)
-    elseif(variant STREQUAL "sketch")
-      set(opts --verify sketch)
+    elseif(variant STREQUAL "none")
+      set(opts --verify none)
     elseif(variant STREQUAL "tsv")
       set(opts --tsv)
       set(ext tsv)
@@ -103,8 +103,8 @@ elseif(CASE STREQUAL "state_refused")
   math(EXPR len "0x${hi}${lo}")
   file(READ "${WORK}/state.bin" identity OFFSET 40 LIMIT ${len})
   string(SUBSTRING "${identity}" 0 ${len} identity)  # file(READ OFFSET LIMIT) may read a byte more
-  expect_match("${identity}" "^{\"bits\":64,\"encoding\":\"auto\",\"hash\":\"default\",\"hd\":5,\"html_text\":\"main\",\"id_field\":\"id\",\"match_members\":false,\"raw_hash\":false,\"semfp\":\"[0-9]+\\.[0-9]+\\.[0-9]+\",\"text_field\":\"text\",\"tokenizer\":\"default\"}$"
-               "canonical option text")
+  expect_match("${identity}" "^{\"bits\":64,\"encoding\":\"auto\",\"hash\":\"default\",\"hd\":5,\"html_text\":\"main\",\"id_field\":\"id\",\"match_members\":false,\"raw_hash\":false,\"semfp\":\"[0-9]+\\.[0-9]+\\.[0-9]+\",\"text_field\":\"text\",\"tokenizer\":\"default\",\"verify\":\"sketch\"}$"
+               "canonical option text (two stages by default)")
   string(SHA256 sha "${identity}")
   string(SUBSTRING "${sha}" 0 16 expected_digest)
   expect_equal("${digest}" "${expected_digest}" "options digest")
@@ -112,7 +112,7 @@ elseif(CASE STREQUAL "state_refused")
   expect_match("${ERR}" "other options or another semfp version \\(options digest [0-9a-f]+, these options [0-9a-f]+\\)"
                "radius mismatch explained")
   expect_match("${ERR}" "\"hd\":3" "the options are shown")
-  run(2 dedup "${sample}" --state "${WORK}/state.bin" --verify sketch --out "${WORK}/out2.jsonl")
+  run(2 dedup "${sample}" --state "${WORK}/state.bin" --verify none --out "${WORK}/out2.jsonl")
   run(2 dedup "${sample}" --state "${WORK}/state.bin" --tokenizer fmm --out "${WORK}/out2.jsonl")
   run(1 dedup "${sample}" --state "${WORK}/state.bin" --bits 128 --out "${WORK}/out2.jsonl")
   expect_match("${ERR}" "saved for 64-bit fingerprints, expected 128" "width mismatch explained")
@@ -153,8 +153,9 @@ elseif(CASE STREQUAL "state_refused")
 
 elseif(CASE STREQUAL "shard_cluster")
   # fingerprint in 3 shards + cluster == dedup over the whole input, byte for byte, for
-  # single-pass, --match-members, components, --verify sketch and 128 bits.
-  foreach(variant default members components sketch bits128)
+  # single-pass, --match-members, components, --verify none and 128 bits (the default is --verify
+  # sketch: fingerprint writes sketches and cluster uses them).
+  foreach(variant default members components none bits128)
     set(fp_opts)   # fingerprint
     set(cl_opts)   # cluster and dedup
     set(dd_opts)   # dedup only
@@ -162,9 +163,9 @@ elseif(CASE STREQUAL "shard_cluster")
       set(cl_opts --match-members)
     elseif(variant STREQUAL "components")
       set(cl_opts --link components)
-    elseif(variant STREQUAL "sketch")
-      set(fp_opts --verify sketch)
-      set(cl_opts --verify sketch)
+    elseif(variant STREQUAL "none")
+      set(fp_opts --verify none)
+      set(cl_opts --verify none)
     elseif(variant STREQUAL "bits128")
       set(fp_opts --bits 128)
       set(dd_opts --bits 128)
@@ -190,9 +191,14 @@ elseif(CASE STREQUAL "shard_cluster")
   run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin")
   expect_match("${ERR}" "shard 2/3 is missing" "missing shard")
   run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/default/fp1.bin")
-  run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/sketch/fp2.bin")
+  run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/none/fp2.bin")
   expect_match("${ERR}" "other options" "options mismatch")
-  run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/default/fp2.bin" --verify sketch)
+  run(2 cluster "${WORK}/none/fp0.bin" "${WORK}/none/fp1.bin" "${WORK}/none/fp2.bin" --verify sketch)
+  # Shards with sketches clustered with --verify none: Hamming distance alone, as dedup --verify none.
+  run(0 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/default/fp2.bin" --verify none --quiet)
+  set(cluster_none "${OUT}")
+  run(0 dedup "${sample}" "${INPUTS}/bad_input.jsonl" --verify none --quiet)
+  expect_equal("${cluster_none}" "${OUT}" "cluster --verify none of shards with sketches")
   run(0 fingerprint "${INPUTS}/good.jsonl" --shard 2/3 --out-format bin --out "${WORK}/other2.bin" --quiet)
   run(2 cluster "${WORK}/default/fp0.bin" "${WORK}/default/fp1.bin" "${WORK}/other2.bin" --out "${WORK}/x.jsonl")
   expect_match("${ERR}" "not shards of the same input" "other input")
@@ -268,12 +274,12 @@ elseif(CASE STREQUAL "link_components")
 elseif(CASE STREQUAL "verify_sketch")
   # Two-stage dedup on the sample: it finds at least the duplicates of the Hamming distance
   # alone, and compare shows both stages.
-  run(0 dedup "${sample}" --out "${WORK}/none.jsonl" --threads 2)
+  run(0 dedup "${sample}" --verify none --out "${WORK}/none.jsonl" --threads 2)
   string(REGEX MATCH "([0-9]+) clusters" m "${ERR}")
   set(none_clusters ${CMAKE_MATCH_1})
   run(0 dedup "${sample}" --verify sketch --out "${WORK}/sketch.jsonl" --threads 2)
   expect_match("${ERR}" "or <= 12 with sketch similarity >= 0.65" "summary names the rule")
-  string(REGEX MATCH "([0-9]+) new clusters" m "${ERR}")
+  string(REGEX MATCH "([0-9]+) clusters" m "${ERR}")
   set(sketch_clusters ${CMAKE_MATCH_1})
   if(sketch_clusters GREATER none_clusters)
     message(FATAL_ERROR "two-stage made more clusters (${sketch_clusters}) than Hamming alone (${none_clusters})")
