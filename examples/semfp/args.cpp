@@ -164,7 +164,9 @@ int parse_and_run(int argc, char** argv) {
         ->transform(names_of(link_names));
     dd_app->add_option("--verify", dd.verify,
                        "simhash: none (default: Hamming distance <= --hd) or sketch (two-stage: also pairs within "
-                       "12 bits of 64, 28 of 128, whose MinHash sketch similarity is >= 0.65, 0.81 for short texts)")
+                       "32 bits of 64, 40 of 128, whose MinHash sketch similarity is >= 0.65, 0.81 for short texts; "
+                       "only --hd is searched exactly, the rest are found through 20 bands of the sketch at a cost "
+                       "independent of the radius)")
         ->transform(names_of(verify_names));
 
     cluster_command cl;
