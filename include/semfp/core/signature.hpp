@@ -61,7 +61,7 @@ struct Signature {
 /// tokens). Each part alone has no false positive on the evaluation pairs, so their union keeps
 /// everything Simhash alone finds and adds what the sketch confirms.
 struct two_stage_rule {
-    /// Largest Hamming distance of an accepted pair (any value; at least the width: no limit).
+    /// Largest Hamming distance of an accepted pair (any value; the width or more: no limit).
     /// Not a search radius: see the file comment and `exact_search_radius`. Recommended: 32 of
     /// 64 bits, 40 of 128 (the 64-bit value is the default here).
     unsigned radius = 32;

@@ -11,8 +11,9 @@
 /// whose sketches agree on at least about two thirds of their bins
 /// (`two_stage_rule::min_similarity`), so they can be found through the sketch instead, at any
 /// Hamming distance: the 128 bins are grouped into `bands` bands of `rows` consecutive bins, and
-/// two sketches are candidates when they agree on every bin of some band. A pair agreeing on a fraction p of its bins, at random positions, shares a band with
-/// probability about 1 - (1 - p^rows)^bands; the default 20 bands of 4 bins collide for 99.0 % of
+/// two sketches are candidates when they agree on every bin of some band. A pair agreeing on a
+/// fraction p of its bins, at random positions, shares a band with probability about
+/// 1 - (1 - p^rows)^bands; the default 20 bands of 4 bins collide for 99.0 % of
 /// pairs at p = 0.65 and for 0.04 % at p = 0.1. The layout was chosen by measurement on the
 /// evaluation pairs (bench/two_stage_quality.cpp, bench/results/two_stage.md).
 ///
