@@ -132,7 +132,7 @@ std::vector<semfp::Signature<64>> make_signatures(std::size_t n, std::uint64_t s
 }
 
 /// range(0): 0 = recommended_distance without a verifier, 1 = exact radius search with the
-/// verifier, 2 = banded candidate stage (TwoStageClusterer); range(1) signatures.
+/// verifier (at the rule's exact_search_radius, 12), 2 = banded candidate stage (TwoStageClusterer); range(1) signatures.
 void BM_Cluster(benchmark::State& state) {
     const auto mode = state.range(0);
     const auto n = static_cast<std::size_t>(state.range(1));
@@ -141,7 +141,7 @@ void BM_Cluster(benchmark::State& state) {
     std::size_t clusters = 0;
     for (auto _ : state) {
         if (mode == 1) {
-            semfp::SinglePassClusterer<64> spc({rule.radius, semfp::match_policy::centres});
+            semfp::SinglePassClusterer<64> spc({rule.exact_search_radius<64>(), semfp::match_policy::centres});
             for (std::size_t i = 0; i < n; ++i)
                 spc.add(sigs[i].fingerprint, i,
                         [&](std::uint64_t c, unsigned d) { return rule.accepts(d, sigs[c].sketch, sigs[i].sketch); });

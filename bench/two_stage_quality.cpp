@@ -133,7 +133,7 @@ void banding(const std::vector<pair_row>& pairs, const docs_t& docs, Emit& emit)
         const auto rule = semfp::two_stage_rule::recommended<Bits>();
         std::snprintf(buf, sizeof buf,
                       "### %zu bits: banded candidate stage (d <= %u, or a shared band of the sketch), then the "
-                      "rule\n\nRecall kept of the exact radius-%u search, both halves together (%% of the pairs "
+                      "rule\n\nRecall kept of the rule applied to every pair (radius %u, as an exhaustive search would), both halves together (%% of the pairs "
                       "the rule accepts); worst kind; negatives that become candidates (sharing a band, any "
                       "distance).\n\n",
                       Bits, rule.accept_distance, rule.radius);
@@ -209,54 +209,128 @@ void banding(const std::vector<pair_row>& pairs, const docs_t& docs, Emit& emit)
                           pct(r[2], r[0]), pct(r[4], r[3]), pct(r[5], r[3]));
             emit(buf);
         }
-        // Beyond the radius: with the banded stage the radius no longer sets the cost, so the
-        // rule can look at the sketch at larger distances. Same thresholds, radius swept.
-        std::snprintf(buf, sizeof buf,
-                      "\nRule radius swept (banded stage, default layout, thresholds unchanged: %.2f, short %.2f); "
-                      "false positives tuning + confirmation, largest negative estimate within the radius, recall "
-                      "(confirmation half):\n\n| radius | false positives | largest negative estimate | s2twp | twin_tw | "
-                      "subst@10 | excerpt | natural | all positives |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                      rule.min_similarity, rule.short_similarity);
-        emit(buf);
-        for (const unsigned radius : {rule.radius, rule.radius + 4, rule.radius + 8, rule.radius + 12, static_cast<unsigned>(Bits)}) {
-            auto r2 = rule;
-            r2.radius = radius;
-            std::size_t fp0 = 0, fp1 = 0, all = 0, all_hit = 0;
-            double worst = 0;
-            std::map<std::string, std::pair<std::size_t, std::size_t>> k;
-            for (const auto& p : pairs) {
-                const auto& x = sig[p.a];
-                const auto& y = sig[p.b];
-                const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
-                const bool hit = r2.accepts(d, x.sketch, y.sketch) &&
-                                 (d <= r2.accept_distance || semfp::share_band(x.sketch, y.sketch, def));
-                if (!p.positive) {
-                    if (d <= radius) worst = std::max(worst, semfp::estimated_jaccard(x.sketch, y.sketch));
-                    (p.half == 0 ? fp0 : fp1) += hit ? 1 : 0;
-                    continue;
-                }
-                if (p.half != 1) continue;
-                ++all;
-                all_hit += hit ? 1 : 0;
-                auto& e = k[p.kind];
-                ++e.first;
-                e.second += hit ? 1 : 0;
-            }
-            auto pct = [&](const char* kind) {
-                const auto it = k.find(kind);
-                return it == k.end() || it->second.first == 0
-                           ? 0.0
-                           : 100.0 * static_cast<double>(it->second.second) / static_cast<double>(it->second.first);
-            };
-            std::snprintf(buf, sizeof buf, "| %u | %zu + %zu | %.4f | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %.1f %% |\n",
-                          radius, fp0, fp1, worst, pct("s2twp"), pct("twin_tw"), pct("subst@10"), pct("excerpt"),
-                          pct("natural"), 100.0 * static_cast<double>(all_hit) / static_cast<double>(all));
-            emit(buf);
-        }
         emit("\n");
     };
     section(docs.s64);
     section(docs.s128);
+}
+
+/// The rule's radius, chosen on the tuning half with the banded candidate stage (what
+/// semfp::TwoStageClusterer and the tool do): on a grid of radii R from the exact-search limit
+/// (two_stage_rule::exact_search_limit) to the full width, thresholds unchanged, a pair is found
+/// when the rule with radius R accepts it and it is a candidate (within accept_distance, or
+/// sharing a band of the default layout). Eligible: no false positive on the tuning half, plain
+/// or same-site, and at least `required_margin` between each threshold and the largest estimate
+/// of a negative of the tuning half within R. Chosen: the eligible radius that finds the most
+/// positives of the tuning half, ties to the smaller radius. Then per kind, both halves, before
+/// (R = the exact-search limit) and after (the chosen R) and the library's current default.
+constexpr double required_margin = 0.045;  // the standard deviation bound of the estimate (sketch.hpp)
+
+template <std::size_t Bits, class Emit>
+void radius_sweep(const std::vector<pair_row>& pairs, const std::vector<semfp::Signature<Bits>>& sig, Emit& emit) {
+    const auto lib = semfp::two_stage_rule::recommended<Bits>();
+    auto rule = lib;
+    rule.radius = static_cast<unsigned>(Bits);
+    const unsigned before = semfp::two_stage_rule::exact_search_limit<Bits>;
+    const semfp::sketch_band_layout def{};
+    struct pre {
+        unsigned d;
+        double j;
+        bool is_short;
+        bool found_any_radius;  // accepted by the rule at the full width, and a banded candidate
+    };
+    std::vector<pre> v;
+    v.reserve(pairs.size());
+    for (const auto& p : pairs) {
+        const auto& x = sig[p.a];
+        const auto& y = sig[p.b];
+        const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
+        const bool cand = d <= rule.accept_distance || semfp::share_band(x.sketch, y.sketch, def);
+        v.push_back({d, semfp::estimated_jaccard(x.sketch, y.sketch),
+                     x.sketch.features() < rule.short_features || y.sketch.features() < rule.short_features,
+                     cand && rule.accepts(d, x.sketch, y.sketch)});
+    }
+    auto found = [&](std::size_t i, unsigned r) { return v[i].found_any_radius && v[i].d <= r; };
+    char buf[640];
+    std::snprintf(buf, sizeof buf,
+                  "### %zu bits: the rule's radius (banded stage, default layout; thresholds %.2f, short %.2f)\n\n"
+                  "Eligible on the tuning half: zero false positives (plain and same-site) and a margin >= %.3f "
+                  "between the threshold and the largest negative estimate within the radius. Chosen: most "
+                  "tuning positives found, ties to the smaller radius. Confirmation columns for information "
+                  "only.\n\n| radius | FP tuning (plain + same-site) | largest negative estimate, tuning (long / "
+                  "short) | margin | positives found, tuning | FP confirmation | largest negative estimate, "
+                  "confirmation | positives found, confirmation |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                  Bits, rule.min_similarity, rule.short_similarity, required_margin);
+    emit(buf);
+    unsigned chosen = 0;
+    std::size_t chosen_hits = 0;
+    for (unsigned r = before; r <= Bits; r += 4) {
+        std::size_t fp[2][2] = {{0, 0}, {0, 0}};  // [half][same-site]
+        std::size_t hits[2] = {0, 0};
+        double worst[2][2] = {{0, 0}, {0, 0}};  // [half][short]
+        bool any_short[2] = {false, false};
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const int h = pairs[i].half;
+            if (h < 0) continue;
+            if (!pairs[i].positive) {
+                if (v[i].d <= r) {
+                    double& w = worst[h][v[i].is_short ? 1 : 0];
+                    w = std::max(w, v[i].j);
+                    any_short[h] = any_short[h] || v[i].is_short;
+                }
+                fp[h][pairs[i].kind == "site_negative" ? 1 : 0] += found(i, r) ? 1 : 0;
+                continue;
+            }
+            hits[h] += found(i, r) ? 1 : 0;
+        }
+        const double margin = std::min(rule.min_similarity - worst[0][0],
+                                       any_short[0] ? rule.short_similarity - worst[0][1] : 1.0);
+        const bool eligible = fp[0][0] == 0 && fp[0][1] == 0 && margin >= required_margin;
+        if (eligible && hits[0] > chosen_hits) {
+            chosen = r;
+            chosen_hits = hits[0];
+        }
+        std::snprintf(buf, sizeof buf, "| %u | %zu + %zu | %.4f / %s | %.4f%s | %zu | %zu + %zu | %.4f | %zu |\n", r,
+                      fp[0][0], fp[0][1], worst[0][0], any_short[0] ? std::to_string(worst[0][1]).c_str() : "-",
+                      margin, eligible ? "" : " (not eligible)", hits[0], fp[1][0], fp[1][1],
+                      std::max(worst[1][0], worst[1][1]), hits[1]);
+        emit(buf);
+    }
+    std::snprintf(buf, sizeof buf,
+                  "\nChosen radius: %u (library default now: %u). Per kind, %% of the kind's pairs found (false "
+                  "positives: pairs), banded stage:\n\n| kind | pairs (tune / confirm) | radius %u tuning | radius %u "
+                  "confirmation | radius %u tuning | radius %u confirmation |\n|---|---:|---:|---:|---:|---:|\n",
+                  chosen, lib.radius, before, before, chosen, chosen);
+    emit(buf);
+    std::map<std::string, std::array<std::size_t, 6>> t;  // per half: n, before, chosen
+    std::array<std::size_t, 6> all{};
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const int h = pairs[i].half;
+        if (h < 0) continue;
+        const std::size_t o = h == 0 ? 0 : 3;
+        for (auto* row : {&t[pairs[i].kind], pairs[i].positive ? &all : nullptr}) {
+            if (row == nullptr) continue;
+            ++(*row)[o];
+            (*row)[o + 1] += found(i, before) ? 1 : 0;
+            (*row)[o + 2] += found(i, chosen) ? 1 : 0;
+        }
+    }
+    auto pct = [](std::size_t a, std::size_t n) {
+        return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n);
+    };
+    auto row_out = [&](const std::string& kind, const std::array<std::size_t, 6>& r) {
+        if (kind == "negative" || kind == "site_negative") {
+            std::snprintf(buf, sizeof buf, "| %s (false positives) | %zu / %zu | %zu | %zu | %zu | %zu |\n",
+                          kind.c_str(), r[0], r[3], r[1], r[4], r[2], r[5]);
+        } else {
+            std::snprintf(buf, sizeof buf, "| %s | %zu / %zu | %.1f %% | %.1f %% | %.1f %% | %.1f %% |\n", kind.c_str(),
+                          r[0], r[3], pct(r[1], r[0]), pct(r[4], r[3]), pct(r[2], r[0]), pct(r[5], r[3]));
+        }
+        emit(buf);
+    };
+    for (const auto& [kind, r] : t) row_out(kind, r);
+    row_out("all positives", all);
+    emit("\n");
 }
 
 }  // namespace
@@ -353,6 +427,8 @@ int main(int argc, char** argv) {
     run(docs.s64);
     run(docs.s128);
     banding(pairs, docs, emit);
+    radius_sweep<64>(pairs, docs.s64, emit);
+    radius_sweep<128>(pairs, docs.s128, emit);
 
     // Sketch estimate against exact Jaccard of the same tokens, on a sample of pairs.
     {

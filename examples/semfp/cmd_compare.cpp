@@ -10,6 +10,7 @@
 #include <semfp/copy/passages.hpp>
 #include <semfp/core/signature.hpp>
 #include <semfp/core/sketch.hpp>
+#include <semfp/index/sketch_band_index.hpp>
 #include <semfp/signature/period.hpp>
 #include <semfp/text/article.hpp>
 #include <semfp/text/html.hpp>
@@ -149,8 +150,17 @@ int run_compare(const compare_command& cmd) {
     const bool two_stage = rule.accepts(distance, ka, kb);
     const char* verdict = two_stage ? (distance <= rule.accept_distance && !is_short ? "near-duplicate (distance)"
                                                                                      : "near-duplicate (sketch)")
-                          : distance > rule.radius ? "not a near-duplicate (beyond the candidate radius)"
+                          : distance > rule.radius ? "not a near-duplicate (beyond the rule's radius)"
                                                    : "not a near-duplicate (sketch similarity too low)";
+    // The rule is applied to this pair directly (no search). dedup --verify sketch considers a
+    // pair only if it is a candidate of semfp::TwoStageClusterer: within the accept distance
+    // (exact search) or sharing a band of the sketch (default layout); empty sketches match
+    // only each other.
+    const bool band = !ka.empty() && !kb.empty() && share_band(ka, kb, sketch_band_layout{});
+    const bool candidate = distance <= rule.accept_distance || band || (ka.empty() && kb.empty());
+    const char* stage_one = distance <= rule.accept_distance ? "candidate (within the accept distance)"
+                            : candidate                      ? "candidate (shares a sketch band)"
+                                                             : "not a candidate (no shared sketch band)";
 
     // Passages are found by the library's explainer in the normalized texts with white space
     // collapsed, so that line breaks and indentation do not cut them; their offsets are bytes of
@@ -189,6 +199,7 @@ int run_compare(const compare_command& cmd) {
                ",\"sketch_features_b\":" + std::to_string(kb.features());
         out += ",\"two_stage_radius\":" + std::to_string(rule.radius) +
                ",\"two_stage_accept_distance\":" + std::to_string(rule.accept_distance);
+        out += std::string(",\"two_stage_candidate\":") + (candidate ? "true" : "false");
         out += std::string(",\"two_stage\":") + (two_stage ? "true" : "false") + ",\"verdict\":";
         append_json_string(out, verdict);
         std::snprintf(num, sizeof num, "%.6f", j);
@@ -231,11 +242,12 @@ int run_compare(const compare_command& cmd) {
                       engine->describe().c_str());
         out += line;
         std::snprintf(line, sizeof line,
-                      "two-stage: distance %u (accepted <= %u, candidates <= %u), sketch similarity %.4f "
-                      "(needed %.2f, %.2f when a text has < %u tokens; tokens A %u, B %u): %s\n",
+                      "two-stage: distance %u (accepted <= %u, with the sketch <= %u), sketch similarity %.4f "
+                      "(needed %.2f, %.2f when a text has < %u tokens; tokens A %u, B %u): %s; "
+                      "dedup --verify sketch: %s\n",
                       distance, rule.accept_distance, rule.radius, sketch_similarity, rule.min_similarity,
                       rule.short_similarity, static_cast<unsigned>(rule.short_features),
-                      static_cast<unsigned>(ka.features()), static_cast<unsigned>(kb.features()), verdict);
+                      static_cast<unsigned>(ka.features()), static_cast<unsigned>(kb.features()), verdict, stage_one);
         out += line;
         std::snprintf(line, sizeof line,
                       "jaccard:  %.4f of %zu-token shingles (A %zu, B %zu, shared %zu; A in B %.4f, B in A %.4f)\n",

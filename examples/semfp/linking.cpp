@@ -176,9 +176,15 @@ public:
             std::size_t clusters = 0;
             if (flags == 2) {
                 two_stage.load(is);
-                if (!same_rule(two_stage.rule(), m_rule) || two_stage.layout() != m_two_stage.layout() ||
-                    two_stage.match() != m_two_stage.match())
+                if (two_stage.layout() != m_two_stage.layout() || two_stage.match() != m_two_stage.match())
                     semfp::detail::throw_format_error("semfp: the clusterer's rule does not match the state", r.offset());
+                // A state of an earlier version with another rule (e.g. radius 12 instead of 32):
+                // refused like other options, naming both rules.
+                if (!same_rule(two_stage.rule(), m_rule))
+                    semfp::detail::throw_invalid_argument("--state '" + path +
+                                                          "' was made with another two-stage rule\n  state:   " +
+                                                          describe_settings(m_settings, two_stage.rule()) +
+                                                          "\n  options: " + describe_settings(m_settings, m_rule));
                 size = two_stage.size();
                 clusters = two_stage.cluster_count();
             } else {
@@ -206,9 +212,10 @@ private:
     }
 
     // Without verify the Single-Pass clusterer at --hd; with verify it stays empty (the
-    // two-stage clusterer searches --hd exactly and the sketch bands beyond).
-    static cluster_options options(const link_settings& s, const two_stage_rule& rule) {
-        const unsigned radius = s.verify ? rule.radius : s.hd;
+    // two-stage clusterer searches --hd exactly and the sketch bands beyond, up to the rule's
+    // radius, which is never searched exactly). Either way --hd is the only exact search radius.
+    static cluster_options options(const link_settings& s, const two_stage_rule&) {
+        const unsigned radius = s.hd;
         if (radius > SinglePassClusterer<Bits>::max_threshold)
             throw invalid_argument_error("--hd " + std::to_string(radius) + " exceeds the limit of " +
                                          std::to_string(SinglePassClusterer<Bits>::max_threshold) + " for " +
@@ -371,7 +378,7 @@ private:
 template <std::size_t Bits>
 std::unique_ptr<Linker> make_for(const link_settings& s, link_sink sink) {
     if (s.link == link_kind::components) {
-        const unsigned r = s.verify ? rule_for<Bits>(s).radius : s.hd;
+        const unsigned r = s.hd;  // the only exact search radius (verify: the rest through the sketch bands)
         if (r > HammingIndex<Bits>::max_radius)
             throw invalid_argument_error("--hd " + std::to_string(r) + " exceeds the limit of " +
                                          std::to_string(HammingIndex<Bits>::max_radius) + " for " +

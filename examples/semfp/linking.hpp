@@ -10,9 +10,11 @@
 // first document (the Python package's semfp.dask link="components"), the distance is the Hamming
 // distance to that centre (which may exceed the radius). With verify, the candidates of a document
 // are the documents within --hd bits (exact search) and those whose MinHash sketch shares a band
-// with its sketch (semfp::SketchBandIndex, 20 bands of 4 bins), and a candidate is a near-duplicate
-// only if semfp::two_stage_rule accepts it (see signature.hpp): the exact radius-12 / 28 search of
-// earlier versions is not done (semfp::TwoStageClusterer; what the banding misses is measured in
+// with its sketch (semfp::SketchBandIndex, 20 bands of 4 bins) at any distance, and a candidate is a
+// near-duplicate only if semfp::two_stage_rule accepts it (see signature.hpp: within its radius, 32
+// of 64 bits, 40 of 128). --hd is the only radius searched exactly (at most 16 of 64 bits, 32 of
+// 128); the rule's radius is never searched, so it does not set the cost, and no exact search at
+// it exists in the tool (semfp::TwoStageClusterer; what the banding misses is measured in
 // bench/results/two_stage.md). Every decision depends only on the input order, never on threads.
 
 #include "engine.hpp"

@@ -278,20 +278,21 @@ elseif(CASE STREQUAL "verify_sketch")
   string(REGEX MATCH "([0-9]+) clusters" m "${ERR}")
   set(none_clusters ${CMAKE_MATCH_1})
   run(0 dedup "${sample}" --verify sketch --out "${WORK}/sketch.jsonl" --threads 2)
-  expect_match("${ERR}" "or <= 12 with sketch similarity >= 0.65" "summary names the rule")
+  expect_match("${ERR}" "or <= 32 with sketch similarity >= 0.65" "summary names the rule")
   string(REGEX MATCH "([0-9]+) clusters" m "${ERR}")
   set(sketch_clusters ${CMAKE_MATCH_1})
   if(sketch_clusters GREATER none_clusters)
     message(FATAL_ERROR "two-stage made more clusters (${sketch_clusters}) than Hamming alone (${none_clusters})")
   endif()
   run(0 compare "${DATA}/pages/article3.txt" "${DATA}/pages/article3_edited.txt")
-  expect_match("${OUT}" "two-stage: distance 5 \\(accepted <= 5, candidates <= 12\\), sketch similarity 0\\.[0-9]+ [^\n]*: near-duplicate \\(distance\\)"
+  expect_match("${OUT}" "two-stage: distance 5 \\(accepted <= 5, with the sketch <= 32\\), sketch similarity 0\\.[0-9]+ [^\n]*: near-duplicate \\(distance\\); dedup --verify sketch: candidate \\(within the accept distance\\)"
                "compare shows both stages")
   run(0 compare --text "在資料庫中執行資料庫範圍的VACUUM.您也可能需要提交或回滾舊的已準備好的事務, 或者刪除舊的複製槽."
       "在数据库中执行数据库范围的VACUUM.您也可能需要提交或回滚旧的已准备好的事务, 或者删除旧的复制槽.")
-  expect_match("${OUT}" "two-stage: distance 10 [^\n]*: near-duplicate \\(sketch\\)" "the sketch decides beyond --hd")
+  expect_match("${OUT}" "two-stage: distance 10 [^\n]*: near-duplicate \\(sketch\\); dedup --verify sketch: candidate \\(shares a sketch band\\)"
+               "the sketch decides beyond --hd")
   run(0 compare --text "今天天气很好我们去公园散步吧" "明天会下雨我们留在家里看书吧" --json)
-  expect_match("${OUT}" "\"two_stage\":false,\"verdict\":\"not a near-duplicate" "json verdict")
+  expect_match("${OUT}" "\"two_stage_candidate\":(true|false),\"two_stage\":false,\"verdict\":\"not a near-duplicate" "json verdict")
   expect_match("${OUT}" "\"sketch_similarity\":[0-9.]+" "json sketch similarity")
   run(2 dedup "${sample}" --verify minhash)
 

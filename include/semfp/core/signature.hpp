@@ -4,11 +4,20 @@
 /// both in one pass, and the two-stage rule that decides near-duplicates with them.
 ///
 /// Why two stages. Simhash alone must stop at the distance where the first distinct pair
-/// appears (`recommended_distance`), which leaves heavily edited copies out. Two stages let the
-/// fingerprint search a generous radius (`two_stage_rule::radius`, answered exactly by
-/// `HammingIndex`) and let the sketch, an estimate of the Jaccard similarity of the same
-/// features, decide (`two_stage_rule::min_similarity`). Both come from one normalization and
-/// one tokenization: the sketch hashes the tokens the Simhash votes with.
+/// appears (`recommended_distance`), which leaves heavily edited copies out. Two stages accept
+/// pairs up to a generous Hamming radius (`two_stage_rule::radius`) and let the sketch, an
+/// estimate of the Jaccard similarity of the same features, decide those beyond the accept
+/// distance (`two_stage_rule::min_similarity`). Both come from one normalization and one
+/// tokenization: the sketch hashes the tokens the Simhash votes with.
+///
+/// Two radii. `radius` bounds the pairs the rule accepts; it is not the radius of a search.
+/// `TwoStageClusterer` (and the `semfp` tool's `--verify sketch`) finds its candidates beyond
+/// the accept distance through the sketch (`SketchBandIndex`), so `radius` does not set its
+/// cost and may be as large as the width. An exact Hamming search used as the candidate stage
+/// (`SinglePassClusterer::add` with a verifier, `HammingIndex`) must instead use
+/// `exact_search_radius<Bits>()`, which caps the radius at `exact_search_limit<Bits>` (12 of 64
+/// bits, 28 of 128); it then finds exactly the rule's pairs within that radius, at the cost
+/// documented in hamming_index.hpp, and none beyond it.
 ///
 /// Short texts. A text with fewer than `two_stage_rule::short_features` tokens (about 30: a
 /// title, a line of verse) moves too few Simhash votes for its distance to mean much, so for
@@ -52,9 +61,12 @@ struct Signature {
 /// tokens). Each part alone has no false positive on the evaluation pairs, so their union keeps
 /// everything Simhash alone finds and adds what the sketch confirms.
 struct two_stage_rule {
-    /// Hamming radius of the candidate stage (at most `HammingIndex<Bits>::max_radius`).
-    unsigned radius = 12;
-    /// Pairs this close are accepted without the sketch.
+    /// Largest Hamming distance of an accepted pair (any value; the width or more: no limit).
+    /// Not a search radius: see the file comment and `exact_search_radius`. Recommended: 32 of
+    /// 64 bits, 40 of 128 (the 64-bit value is the default here).
+    unsigned radius = 32;
+    /// Pairs this close are accepted without the sketch (searched exactly by `TwoStageClusterer`:
+    /// at most `HammingIndex<Bits>::max_radius`).
     unsigned accept_distance = 5;
     /// Smallest estimated Jaccard similarity of a verified pair.
     double min_similarity = 0.65;
@@ -65,11 +77,35 @@ struct two_stage_rule {
     /// negative pair of the tuning half of the short-text set (bench/short_text_quality.py --clean).
     double short_similarity = 0.81;
 
-    /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen).
+    /// Largest radius of an exact Hamming search serving as this rule's candidate stage at `Bits`
+    /// bits: 12 of 64, 28 of 128 (see `exact_search_radius`).
+    template <std::size_t Bits>
+    static constexpr unsigned exact_search_limit = Bits == 64 ? 12u : 28u;
+
+    /// The radius of an exact Hamming search serving as this rule's candidate stage
+    /// (`SinglePassClusterer::add(fp, id, verify)` with a verifier calling `accepts`, or
+    /// `HammingIndex::for_each_within`): `radius`, capped at `exact_search_limit<Bits>` but never
+    /// below `accept_distance`. Such a search finds exactly the pairs the rule accepts within
+    /// that radius; pairs it accepts farther away are found by the banded stage only
+    /// (`TwoStageClusterer`). The cap keeps the exact search's cost where it is documented
+    /// (hamming_index.hpp: about 164 us per query at 12 of 64 bits, 2.7 ms at 28 of 128,
+    /// against 1 M entries); beyond it the search approaches a scan of every entry.
+    template <std::size_t Bits>
+    [[nodiscard]] constexpr unsigned exact_search_radius() const noexcept {
+        return std::min(radius, std::max(exact_search_limit<Bits>, accept_distance));
+    }
+
+    /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen):
+    /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128. The
+    /// radius is the one that finds the most pairs of the tuning half through the banded stage
+    /// with no false positive and a margin of at least 0.045 (the estimate's standard deviation
+    /// bound) between `min_similarity` and every negative within it (0.600 against 0.65 at
+    /// both widths); ties go to the smaller radius. On the confirmation half: zero false
+    /// positives, plain and same-site (bench/results/two_stage.md).
     template <std::size_t Bits>
     [[nodiscard]] static constexpr two_stage_rule recommended() noexcept {
         two_stage_rule r;
-        r.radius = Bits == 64 ? 12u : 28u;
+        r.radius = Bits == 64 ? 32u : 40u;
         r.accept_distance = recommended_distance<Bits>;
         return r;
     }

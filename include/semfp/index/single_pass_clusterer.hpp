@@ -97,6 +97,9 @@ public:
     /// candidate `fp` starts a cluster. With a `verify` that accepts everything this is `add`.
     /// `verify` is called in order of (distance, arrival) until it accepts, so at most once per
     /// candidate. Same exceptions as `add`, plus what `verify` throws (nothing is added then).
+    /// For the two-stage rule (`two_stage_rule::accepts`) use the threshold
+    /// `rule.exact_search_radius<Bits>()`, not `rule.radius` (not a search radius, see
+    /// signature.hpp); `TwoStageClusterer` also finds the rule's pairs beyond it.
     template <class Verify>
         requires std::is_invocable_r_v<bool, Verify&, std::uint64_t, unsigned>
     cluster_assignment add(const fingerprint_type& fp, std::uint64_t id, Verify&& verify) {

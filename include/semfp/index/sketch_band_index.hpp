@@ -3,15 +3,17 @@
 /// `SketchBandIndex`: locality-sensitive hashing on the bins of a `MinHashSketch` (banding),
 /// the candidate stage of the two-stage rule beyond the recommended distance.
 ///
-/// Why. An exact Hamming search at the two-stage radius (12 of 64 bits, 28 of 128) must prove
-/// that nothing lies within the radius, which at 1 M entries costs on the order of 10^4 probes
-/// or candidates per query, and most documents have no near-duplicate and pay all of it. The
-/// pairs the two-stage rule accepts beyond the recommended distance are those whose sketches
-/// agree on at least about two thirds of their bins (`two_stage_rule::min_similarity`), so they
-/// can be found through the sketch instead: the 128 bins are grouped into `bands` bands of
-/// `rows` consecutive bins, and two sketches are candidates when they agree on every bin of some
-/// band. A pair agreeing on a fraction p of its bins, at random positions, shares a band with
-/// probability about 1 - (1 - p^rows)^bands; the default 20 bands of 4 bins collide for 99.0 % of
+/// Why. An exact Hamming search at a two-stage radius (12 of 64 bits, 28 of 128, the
+/// `two_stage_rule::exact_search_limit`; the rule's default radius, 32 / 40, is beyond any exact
+/// search) must prove that nothing lies within the radius, which at 1 M entries costs on the
+/// order of 10^4 probes or candidates per query, and most documents have no near-duplicate and
+/// pay all of it. The pairs the two-stage rule accepts beyond the recommended distance are those
+/// whose sketches agree on at least about two thirds of their bins
+/// (`two_stage_rule::min_similarity`), so they can be found through the sketch instead, at any
+/// Hamming distance: the 128 bins are grouped into `bands` bands of `rows` consecutive bins, and
+/// two sketches are candidates when they agree on every bin of some band. A pair agreeing on a
+/// fraction p of its bins, at random positions, shares a band with probability about
+/// 1 - (1 - p^rows)^bands; the default 20 bands of 4 bins collide for 99.0 % of
 /// pairs at p = 0.65 and for 0.04 % at p = 0.1. The layout was chosen by measurement on the
 /// evaluation pairs (bench/two_stage_quality.cpp, bench/results/two_stage.md).
 ///

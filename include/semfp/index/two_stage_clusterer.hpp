@@ -3,18 +3,23 @@
 /// `TwoStageClusterer<Bits>`: Single-Pass clustering of `Signature<Bits>`s under the two-stage
 /// rule, with a candidate stage that does not search the whole radius.
 ///
-/// `SinglePassClusterer::add(fp, id, verify)` at the two-stage radius is exact: every centre
-/// within the radius is a candidate. At 1 M centres that search costs about 40x the search at
-/// the recommended distance, and every document pays it (bench/results/two_stage.md). Here the
-/// candidates of a signature are
+/// `SinglePassClusterer::add(fp, id, verify)` with a verifier is an exact search: every centre
+/// within its threshold is a candidate. It can serve the rule only up to
+/// `rule.exact_search_radius<Bits>()` (12 of 64 bits, 28 of 128), where one query against 1 M
+/// centres already costs about 40x the search at the recommended distance and every document
+/// pays it (bench/results/two_stage.md); the rule's own `radius` (32 of 64 bits, 40 of 128 by
+/// default) lies beyond any exact search. Here the candidates of a signature are
 ///   - the centres within `rule.accept_distance` bits (an exact `HammingIndex` search, as
 ///     Single-Pass at the recommended distance), and
-///   - the centres whose sketch shares a band with its sketch (`SketchBandIndex`),
-/// and each candidate is decided by `rule.accepts(distance, ...)`; the nearest accepted
-/// candidate wins, ties by the earliest. The result equals `SinglePassClusterer` with the
-/// verifier whenever the banding finds the accepted centres the exact search finds; a centre the
-/// rule would accept but whose sketch shares no band (its disagreeing bins fall into every band)
-/// is missed. Measured on the evaluation pairs: bench/results/two_stage.md.
+///   - the centres whose sketch shares a band with its sketch (`SketchBandIndex`), at any
+///     distance,
+/// and each candidate is decided by `rule.accepts(distance, ...)`, which applies `rule.radius`;
+/// the nearest accepted candidate wins, ties by the earliest. The cost does not depend on
+/// `rule.radius`. The result equals `SinglePassClusterer` at threshold `rule.radius` with the
+/// verifier (where that threshold is possible) whenever the banding finds the accepted centres
+/// the exact search finds; a centre the rule would accept but whose sketch shares no band (its
+/// disagreeing bins fall into every band) is missed. Measured on the evaluation pairs:
+/// bench/results/two_stage.md.
 ///
 /// Deterministic: the result depends only on the signatures, ids and their order (no
 /// randomness, no threads, no addresses), so a caller that adds documents in input order gets
@@ -66,7 +71,8 @@ public:
     TwoStageClusterer() : TwoStageClusterer(two_stage_cluster_options{}) {}
 
     /// Throws `invalid_argument_error` for an accept distance beyond
-    /// `HammingIndex<Bits>::max_radius`, an invalid layout or match policy.
+    /// `HammingIndex<Bits>::max_radius`, an invalid layout or match policy. Any `rule.radius` is
+    /// valid (it is not searched).
     explicit TwoStageClusterer(const two_stage_cluster_options& o)
         : m_rule(o.rule ? *o.rule : two_stage_rule::recommended<Bits>()),
           m_match(check_match(o.match)),

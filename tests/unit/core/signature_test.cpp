@@ -44,8 +44,9 @@ TEST_CASE("Fingerprinter<> and the baselines default to the same tokenizer", "[c
 
 TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[core][signature]") {
     const auto rule = semfp::two_stage_rule::recommended<64>();
-    REQUIRE(rule.radius == 12);
-    REQUIRE(semfp::two_stage_rule::recommended<128>().radius == 28);
+    REQUIRE(rule.radius == 32);
+    REQUIRE(semfp::two_stage_rule::recommended<128>().radius == 40);
+    REQUIRE(semfp::two_stage_rule{}.radius == rule.radius);
     const auto a = semfp::signature(base_text);
     REQUIRE(rule.matches(a, a));
     const auto other = semfp::signature(
@@ -104,4 +105,24 @@ TEST_CASE("two_stage_rule: short texts are compared by the exact similarity of t
     // A long text keeps a MinHash sketch and is comparable with the short one.
     REQUIRE_FALSE(maker(base_text).sketch.is_exact());
     CHECK(semfp::estimated_jaccard(a.sketch, maker(base_text).sketch) < 0.2);
+}
+
+TEST_CASE("two_stage_rule: the radius of an exact search is capped, the rule's radius is not", "[core][signature]") {
+    STATIC_REQUIRE(semfp::two_stage_rule::exact_search_limit<64> == 12);
+    STATIC_REQUIRE(semfp::two_stage_rule::exact_search_limit<128> == 28);
+    STATIC_REQUIRE(semfp::two_stage_rule::recommended<64>().exact_search_radius<64>() == 12);
+    STATIC_REQUIRE(semfp::two_stage_rule::recommended<128>().exact_search_radius<128>() == 28);
+    semfp::two_stage_rule r = semfp::two_stage_rule::recommended<64>();
+    r.radius = 8;  // below the limit: the rule's own radius
+    REQUIRE(r.exact_search_radius<64>() == 8);
+    r.radius = 64;
+    r.accept_distance = 14;  // above the limit: the accept distance is always searched
+    REQUIRE(r.exact_search_radius<64>() == 14);
+    REQUIRE(r.exact_search_radius<128>() == 28);
+    // The rule accepts beyond the exact-search limit, up to its radius, when the sketch agrees.
+    const auto a = semfp::signature(base_text);
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    REQUIRE(rule.accepts(rule.exact_search_radius<64>() + 1, a.sketch, a.sketch));
+    REQUIRE(rule.accepts(rule.radius, a.sketch, a.sketch));
+    REQUIRE_FALSE(rule.accepts(rule.radius + 1, a.sketch, a.sketch));
 }

@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -145,6 +146,9 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition", "[index][two_
             joined_beyond += !got.is_new && got.distance > rule.accept_distance ? 1 : 0;
         }
         REQUIRE(joined_beyond > 0);  // the sketch stage was exercised
+        REQUIRE(std::any_of(want.begin(), want.end(), [&](const semfp::cluster_assignment& a) {
+            return !a.is_new && a.distance > rule.template exact_search_radius<Bits>();
+        }));  // and beyond the radius of any exact search
         REQUIRE(c.size() == sigs.size());
         REQUIRE(c.cluster_of(7) == std::optional<std::uint64_t>(7));
         REQUIRE_FALSE(c.cluster_of(8).has_value());
@@ -154,7 +158,8 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition", "[index][two_
 TEST_CASE("TwoStageClusterer equals the exact radius search when the bands find every accepted pair",
           "[index][two_stage]") {
     // Near copies differ in at most 3 bins: with 20 bands every such pair shares a band, so the
-    // banded candidate stage finds whatever the exact radius-12 search finds.
+    // banded candidate stage finds whatever the exact search at the rule's exact_search_radius
+    // (12) finds, for the rule with that radius.
     std::mt19937_64 rng(7);
     std::vector<semfp::Signature<64>> sigs;
     for (int i = 0; i < 2000; ++i) {
@@ -169,9 +174,11 @@ TEST_CASE("TwoStageClusterer equals the exact radius search when the bands find 
         }
         sigs.push_back(s);
     }
-    const auto rule = semfp::two_stage_rule::recommended<64>();
+    auto rule = semfp::two_stage_rule::recommended<64>();
+    rule.radius = rule.exact_search_radius<64>();
+    REQUIRE(rule.radius == 12);
     semfp::SinglePassClusterer<64> exact({rule.radius, semfp::match_policy::centres});
-    semfp::TwoStageClusterer<64> banded;
+    semfp::TwoStageClusterer<64> banded({rule, {}, semfp::match_policy::centres});
     std::size_t beyond = 0;
     for (std::size_t i = 0; i < sigs.size(); ++i) {
         const auto e = exact.add(sigs[i].fingerprint, i, [&](std::uint64_t c, unsigned d) {
@@ -182,6 +189,50 @@ TEST_CASE("TwoStageClusterer equals the exact radius search when the bands find 
         beyond += !b.is_new && b.distance > rule.accept_distance ? 1 : 0;
     }
     REQUIRE(beyond > 50);
+}
+
+TEMPLATE_TEST_CASE_SIG("TwoStageClusterer: the default rule joins copies beyond any exact search, up to its radius",
+                       "[index][two_stage]", ((std::size_t Bits), Bits), 64, 128) {
+    const auto rule = semfp::two_stage_rule::recommended<Bits>();
+    REQUIRE(rule.template exact_search_radius<Bits>() <= semfp::SinglePassClusterer<Bits>::max_threshold);
+    REQUIRE(rule.radius > semfp::SinglePassClusterer<Bits>::max_threshold);  // no exact search reaches it
+    std::mt19937_64 rng(11);
+    // Copies differing in `d` bits of the fingerprint and 3 bins of the sketch (similarity
+    // about 0.98), each of a different original.
+    auto pair_at = [&](unsigned d) {
+        semfp::Signature<Bits> a;
+        std::array<std::uint64_t, Bits / 64> w{};
+        for (auto& x : w) x = rng();
+        a.fingerprint = semfp::Fingerprint<Bits>(w);
+        a.sketch = random_sketch(rng);
+        semfp::Signature<Bits> b = a;
+        auto words = b.fingerprint.data();
+        std::vector<unsigned> bits(Bits);
+        for (unsigned i = 0; i < Bits; ++i) bits[i] = i;
+        std::shuffle(bits.begin(), bits.end(), rng);
+        for (unsigned i = 0; i < d; ++i) words[bits[i] / 64] ^= std::uint64_t{1} << (bits[i] % 64);
+        b.fingerprint = semfp::Fingerprint<Bits>(words);
+        b.sketch = edited(a.sketch, 3, rng);
+        REQUIRE(semfp::hamming_distance(a.fingerprint, b.fingerprint) == d);
+        return std::pair{a, b};
+    };
+    auto capped = rule;
+    capped.radius = rule.template exact_search_radius<Bits>();
+    semfp::TwoStageClusterer<Bits> c;
+    semfp::TwoStageClusterer<Bits> c_capped({capped, {}, semfp::match_policy::centres});
+    std::uint64_t id = 0;
+    for (const unsigned d : {capped.radius + 1, rule.radius, rule.radius + 1}) {
+        const auto [a, b] = pair_at(d);
+        REQUIRE(c.add(a, id).is_new);
+        REQUIRE(c_capped.add(a, id).is_new);
+        ++id;
+        const auto got = c.add(b, id);
+        const auto got_capped = c_capped.add(b, id);
+        ++id;
+        REQUIRE(got_capped.is_new);  // beyond the capped rule's radius
+        REQUIRE(got.is_new == (d > rule.radius));
+        if (!got.is_new) REQUIRE(got.distance == d);
+    }
 }
 
 TEST_CASE("TwoStageClusterer: ids, save and load", "[index][two_stage]") {
