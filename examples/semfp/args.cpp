@@ -164,7 +164,7 @@ int parse_and_run(int argc, char** argv) {
         ->transform(names_of(link_names));
     dd_app->add_option("--verify", dd.verify,
                        "simhash: none (default: Hamming distance <= --hd) or sketch (two-stage: also pairs within "
-                       "12 bits of 64, 28 of 128, whose MinHash sketch similarity is >= 0.65, 0.81 for short texts)")
+                       "12 bits of 64, 28 of 128, whose MinHash sketch similarity is >= 0.65, 0.78 for short texts)")
         ->transform(names_of(verify_names));
 
     cluster_command cl;

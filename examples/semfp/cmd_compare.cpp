@@ -149,7 +149,7 @@ int run_compare(const compare_command& cmd) {
     const bool two_stage = rule.accepts(distance, ka, kb);
     const char* verdict = two_stage ? (distance <= rule.accept_distance && !is_short ? "near-duplicate (distance)"
                                                                                      : "near-duplicate (sketch)")
-                          : distance > rule.radius ? "not a near-duplicate (beyond the candidate radius)"
+                          : distance > rule.radius && !is_short ? "not a near-duplicate (beyond the candidate radius)"
                                                    : "not a near-duplicate (sketch similarity too low)";
 
     // Passages are found by the library's explainer in the normalized texts with white space
