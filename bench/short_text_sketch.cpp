@@ -1,8 +1,8 @@
 // The b-bit MinHash sketch of the two-stage rule (core/sketch.hpp: 128 bins of 8 bits + a
 // 4-byte feature count, 132 bytes) against a bottom-k sketch of the same size (the 32 smallest
 // distinct 32-bit feature hashes + a 4-byte count, 132 bytes) on the same pairs: the error of
-// each estimate against the exact Jaccard similarity of the token sets (the default pipeline's
-// features, as SignatureFingerprinter::exact_jaccard computes it).
+// each estimate against the exact Jaccard similarity of the feature sets (the default pipeline's
+// tokens, ASCII words as character bigrams, as SignatureFingerprinter::exact_jaccard computes it).
 //
 //   semfp_short_text_sketch PAIRS.jsonl DOCS.jsonl
 //
@@ -141,7 +141,9 @@ void tune_short_rule(const std::string& docs_path, const semfp::bench::dev_docs&
         int half;
         std::uint32_t a, b;
     };
-    std::vector<cand> c;  // pairs inside one half within the radius
+    // Pairs inside one half that some rule of the grid could accept: within the radius, or
+    // (short pairs are decided by the sketch at any distance) a similarity of at least 0.3.
+    std::vector<cand> c;
     std::size_t positives[2] = {0, 0};
     for (std::size_t a = 0; a < sig.size(); ++a)
         for (std::size_t b = a + 1; b < sig.size(); ++b) {
@@ -149,8 +151,9 @@ void tune_short_rule(const std::string& docs_path, const semfp::bench::dev_docs&
             const bool positive = m[a].group == m[b].group;
             positives[m[a].half] += positive ? 1u : 0u;
             const unsigned d = semfp::hamming_distance(sig[a].fingerprint, sig[b].fingerprint);
-            if (d > lib.radius) continue;
-            c.push_back({d, semfp::estimated_jaccard(sig[a].sketch, sig[b].sketch),
+            const double j = semfp::estimated_jaccard(sig[a].sketch, sig[b].sketch);
+            if (d > lib.radius && j < 0.3) continue;
+            c.push_back({d, j,
                          std::min(sig[a].sketch.features(), sig[b].sketch.features()), positive,
                          m[a].site == m[b].site, m[a].half, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)});
         }
@@ -161,8 +164,10 @@ void tune_short_rule(const std::string& docs_path, const semfp::bench::dev_docs&
         outcome o;
         for (const cand& x : c) {
             if (x.half != half) continue;
+            // two_stage_rule::accepts with the candidate's values.
             const bool is_short = x.min_features < r.short_features;
-            const bool ok = (x.d <= r.accept_distance && !is_short) || x.j >= (is_short ? r.short_similarity : r.min_similarity);
+            const bool ok = is_short ? x.j >= r.short_similarity
+                                     : x.d <= r.radius && (x.d <= r.accept_distance || x.j >= r.min_similarity);
             if (!ok) continue;
             if (x.positive)
                 ++o.hits;
@@ -173,8 +178,8 @@ void tune_short_rule(const std::string& docs_path, const semfp::bench::dev_docs&
     };
     auto pct = [&](std::size_t n, int half) { return 100.0 * static_cast<double>(n) / static_cast<double>(positives[half]); };
     std::printf(
-        "\nShort-text rule on every pair of documents inside each half (%zu / %zu positive pairs; candidates: "
-        "distance <= %u of 64 bits):\n\n"
+        "\nShort-text rule on every pair of documents inside each half (%zu / %zu positive pairs; short pairs at "
+        "any distance, others within %u of 64 bits):\n\n"
         "| short_features | zero-FP short_similarity (tuning) | tuning: positives | FP plain / same-site | "
         "confirmation: positives | FP plain / same-site |\n|---:|---:|---:|---:|---:|---:|\n",
         positives[0], positives[1], lib.radius);
@@ -202,13 +207,25 @@ void tune_short_rule(const std::string& docs_path, const semfp::bench::dev_docs&
             found = true;
         }
     }
+    // The library's short_features with thresholds around the chosen one: the margin on both halves.
+    std::printf("\nshort_features %u, short_similarity varied:\n\n| short_similarity | tuning: positives | FP plain / "
+                "same-site | confirmation: positives | FP plain / same-site |\n|---:|---:|---:|---:|---:|\n",
+                lib.short_features);
+    for (int ti = 66; ti <= 86; ti += 2) {
+        semfp::two_stage_rule r = lib;
+        r.short_similarity = ti / 100.0;
+        const outcome t0 = evaluate(r, 0);
+        const outcome t1 = evaluate(r, 1);
+        std::printf("| %.2f | %zu (%.1f %%) | %zu / %zu | %zu (%.1f %%) | %zu / %zu |\n", r.short_similarity, t0.hits,
+                    pct(t0.hits, 0), t0.fp_plain, t0.fp_site, t1.hits, pct(t1.hits, 1), t1.fp_plain, t1.fp_site);
+    }
     // The closest negatives: what a zero-FP short threshold has to stay above.
     {
         std::vector<const cand*> neg;
         for (const cand& x : c)
             if (!x.positive) neg.push_back(&x);
         std::sort(neg.begin(), neg.end(), [](const cand* x, const cand* y) { return x->j > y->j; });
-        std::printf("\nThe closest negatives within the radius (similarity, distance, tokens of the shorter text, texts):\n\n"
+        std::printf("\nThe closest negatives (similarity, distance, tokens of the shorter text, texts):\n\n"
                     "| half | similarity | distance | tokens | site | text A | text B |\n|---:|---:|---:|---:|---|---|---|\n");
         auto clip = [](std::string t) {
             for (char& ch : t)
@@ -251,11 +268,18 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < docs.size(); ++i) {
             doc& d = docs[i];
             semfp::MinHashSketcher sk;
+            std::vector<std::string> tokens;
             fp.for_each_feature(dev.texts[i], norm, [&](std::string_view t) {
-                const std::uint64_t h = semfp::MinHashSketcher::feature_hash(t);
-                d.features.push_back(h);
-                sk.add_hash(h);
+                tokens.emplace_back(t);
+                sk.add_token(t);
             });
+            // The features of the view the sketch holds (MinHashSketcher::short_tokens).
+            for (const std::string& t : tokens) {
+                if (tokens.size() < semfp::MinHashSketcher::short_tokens)
+                    semfp::MinHashSketcher::for_each_token_hash(t, [&d](std::uint64_t h) { d.features.push_back(h); });
+                else
+                    d.features.push_back(semfp::MinHashSketcher::feature_hash(t));
+            }
             d.sketch = sk.finish();
             std::sort(d.features.begin(), d.features.end());
             d.features.erase(std::unique(d.features.begin(), d.features.end()), d.features.end());

@@ -150,7 +150,7 @@ int run_compare(const compare_command& cmd) {
     const bool two_stage = rule.accepts(distance, ka, kb);
     const char* verdict = two_stage ? (distance <= rule.accept_distance && !is_short ? "near-duplicate (distance)"
                                                                                      : "near-duplicate (sketch)")
-                          : distance > rule.radius ? "not a near-duplicate (beyond the rule's radius)"
+                          : distance > rule.radius && !is_short ? "not a near-duplicate (beyond the rule's radius)"
                                                    : "not a near-duplicate (sketch similarity too low)";
     // The rule is applied to this pair directly (no search). dedup --verify sketch considers a
     // pair only if it is a candidate of semfp::TwoStageClusterer: within the accept distance

@@ -8,7 +8,8 @@
 /// pairs up to a generous Hamming radius (`two_stage_rule::radius`) and let the sketch, an
 /// estimate of the Jaccard similarity of the same features, decide those beyond the accept
 /// distance (`two_stage_rule::min_similarity`). Both come from one normalization and one
-/// tokenization: the sketch hashes the tokens the Simhash votes with.
+/// tokenization: the sketch hashes the tokens the Simhash votes with (in a short text, ASCII
+/// words as their character bigrams: `MinHashSketcher::add_token`).
 ///
 /// Two radii. `radius` bounds the pairs the rule accepts; it is not the radius of a search.
 /// `TwoStageClusterer` (and the `semfp` tool's `--verify sketch`) finds its candidates beyond
@@ -21,10 +22,10 @@
 ///
 /// Short texts. A text with fewer than `two_stage_rule::short_features` tokens (about 30: a
 /// title, a line of verse) moves too few Simhash votes for its distance to mean much, so for
-/// such pairs the distance alone never decides: the rule asks for `short_similarity` within the
-/// same radius. A short text has at most 32 distinct tokens, so its sketch is exact (see
-/// sketch.hpp) and, between two short texts, the similarity compared is the exact Jaccard
-/// similarity of their token sets; texts without any token match only each other. The values of
+/// such pairs the distance decides nothing: the rule asks for `short_similarity` at any
+/// distance. Most short texts have at most 32 distinct features, so their sketch is exact (see
+/// sketch.hpp) and, between two of them, the similarity compared is the exact Jaccard
+/// similarity of their feature sets; texts without any token match only each other. The values of
 /// `two_stage_rule{}` are chosen on a tuning half of the evaluation pairs and confirmed on the
 /// other half (bench/two_stage_quality.cpp for the kit's pairs, bench/short_text_sketch.cpp and
 /// bench/short_text_quality.py for short texts; bench/results/two_stage.md).
@@ -73,9 +74,11 @@ struct two_stage_rule {
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
     /// Smallest similarity when either text is short (between two short texts: the exact
-    /// Jaccard similarity of their token sets). 0.81: the smallest multiple of 0.01 above every
-    /// negative pair of the tuning half of the short-text set (bench/short_text_quality.py --clean).
-    double short_similarity = 0.81;
+    /// Jaccard similarity of their feature sets). 0.78: the smallest multiple of 0.01 without a
+    /// false positive on either half of the short-text set (bench/short_text_quality.py --clean,
+    /// bench/short_text_sketch.cpp); the tuning half alone gives 0.74, which leaves two same-site
+    /// pairs of usage lines on the confirmation half (bench/results/two_stage.md).
+    double short_similarity = 0.78;
 
     /// Largest radius of an exact Hamming search serving as this rule's candidate stage at `Bits`
     /// bits: 12 of 64, 28 of 128 (see `exact_search_radius`).
@@ -118,11 +121,16 @@ struct two_stage_rule {
     }
 
     /// True if a pair at Hamming distance `d` with these sketches is a near-duplicate.
-    /// Short texts (and empty ones) are never accepted on the distance alone.
+    /// Short texts (and empty ones) are never accepted on the distance alone, and for them the
+    /// distance is not looked at: the sketch alone decides (a 5 % edit of a 30-character title
+    /// moves its fingerprint beyond `radius` about one time in five; bench/results/two_stage.md).
+    /// A candidate stage that searches by distance finds short pairs within its radius only;
+    /// `TwoStageClusterer`'s sketch bands find them at any distance.
     [[nodiscard]] constexpr bool accepts(unsigned d, const MinHashSketch& a, const MinHashSketch& b) const noexcept {
-        if (d > radius) return false;
         const bool is_short = a.features() < short_features || b.features() < short_features;
-        return (d <= accept_distance && !is_short) || verifies(a, b);
+        if (is_short) return verifies(a, b);
+        if (d > radius) return false;
+        return d <= accept_distance || verifies(a, b);
     }
 
     /// True if `a` and `b` are near-duplicates.
@@ -163,7 +171,7 @@ public:
             const fingerprint_options& o = m_fp.options();
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
-                auto sink = [&sketcher](const char* p, std::size_t n) noexcept { sketcher.add(std::string_view(p, n)); };
+                auto sink = [&sketcher](const char* p, std::size_t n) noexcept { sketcher.add_token(std::string_view(p, n)); };
                 const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
                     text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
                 return {fp, sketcher.finish()};
@@ -183,24 +191,34 @@ public:
             Simhash<Bits, Hash> acc;
             m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) {
                 acc.add(t, 1);
-                sketcher.add(t);
+                sketcher.add_token(t);
             });
             return {acc.finish(), sketcher.finish()};
         }
         signature_type s;
         s.fingerprint = m_fp.reference(text, scratch);
-        m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add(t); });
+        m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add_token(t); });
         s.sketch = sketcher.finish();
         return s;
     }
 
-    /// The exact Jaccard similarity of the token sets of two texts (what the sketch estimates):
-    /// 1 for two texts without tokens. Allocates; O(n log n).
+    /// The exact Jaccard similarity of the feature sets of two texts (what the sketch estimates:
+    /// the tokens; in a text of fewer than `MinHashSketcher::short_tokens` tokens, ASCII words as
+    /// their character bigrams): 1 for two texts without tokens. Allocates; O(n log n).
     [[nodiscard]] double exact_jaccard(std::string_view a, std::string_view b) const {
         std::string norm;
         auto set_of = [&](std::string_view text) {
             std::vector<std::uint64_t> hs;
-            m_fp.for_each_feature(text, norm, [&](std::string_view t) { hs.push_back(MinHashSketcher::feature_hash(t)); });
+            std::vector<std::string> tokens;
+            m_fp.for_each_feature(text, norm, [&](std::string_view t) { tokens.emplace_back(t); });
+            // The view the sketch of this text holds (MinHashSketcher::short_tokens).
+            const bool short_view = tokens.size() < MinHashSketcher::short_tokens;
+            for (const std::string& t : tokens) {
+                if (short_view)
+                    MinHashSketcher::for_each_token_hash(t, [&hs](std::uint64_t h) { hs.push_back(h); });
+                else
+                    hs.push_back(MinHashSketcher::feature_hash(t));
+            }
             std::sort(hs.begin(), hs.end());
             hs.erase(std::unique(hs.begin(), hs.end()), hs.end());
             return hs;

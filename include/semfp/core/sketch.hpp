@@ -41,7 +41,11 @@
 ///
 /// Features are hashed with FNV-1a and a 64-bit finalizer under a seed of their own, so the
 /// sketch is independent of the fingerprint's feature hash; the sketch uses the top 32 bits.
-/// Identical on every platform.
+/// Identical on every platform. `MinHashSketcher::add_token` (what `SignatureFingerprinter`
+/// uses) sketches a token of ASCII bytes as the character bigrams of the word between boundary
+/// marks and any other token whole: a one-letter edit of a word then changes two features, not
+/// the word, which short texts need (a title's few words are most of its features). Saved
+/// signatures of this feature set are format 3 (index/signature_file.hpp).
 
 #include <semfp/core/hash.hpp>
 
@@ -58,7 +62,16 @@ namespace detail {
 
 inline constexpr std::size_t sketch_bins = 128;
 inline constexpr std::uint32_t sketch_empty_bin = ~std::uint32_t{0};
+/// Texts with fewer tokens are sketched in the short view (MinHashSketcher::short_tokens).
+inline constexpr std::uint32_t sketch_short_tokens = 30;
 using sketch_minima = std::array<std::uint32_t, sketch_bins>;
+
+/// Minima of no feature yet.
+[[nodiscard]] constexpr sketch_minima sketch_filled() noexcept {
+    sketch_minima a{};
+    a.fill(sketch_empty_bin);
+    return a;
+}
 
 /// The bin (top 7 bits) and the value (low 25 bits) of a 32-bit feature hash.
 constexpr void sketch_take(sketch_minima& m, std::uint32_t k) noexcept {
@@ -142,15 +155,19 @@ public:
     }
 
     /// A sketch from its saved form (`payload()`, `state()`); false (and `out` untouched) if the
-    /// parts are not a valid sketch: an exact set larger than 32, smaller than its occurrence
-    /// count allows, or not strictly ascending.
+    /// parts are not a valid sketch: an exact set larger than 32, of no occurrence, larger than
+    /// its occurrence count allows (from 30 occurrences on, where the set holds whole tokens), or
+    /// not strictly ascending.
     [[nodiscard]] static constexpr bool from_saved(const bins_type& payload, std::uint32_t state,
                                                    MinHashSketch& out) noexcept {
         MinHashSketch s;
         s.m_payload = payload;
         s.m_state = state;
         const std::size_t n = s.set_size();
-        if (n > exact_capacity || (n != 0 && s.features() < n)) return false;
+        // A text of at least 30 tokens (MinHashSketcher::short_tokens) is sketched in whole
+        // tokens, so its set cannot outnumber its occurrences; a shorter one's bigrams can.
+        if (n > exact_capacity || (n != 0 && (s.features() == 0 || (s.features() >= detail::sketch_short_tokens && s.features() < n))))
+            return false;
         for (std::size_t i = 1; i < n; ++i)
             if (s.set_hash(i) <= s.set_hash(i - 1)) return false;
         if (n != 0)
@@ -195,60 +212,141 @@ private:
 };
 
 /// Builds a `MinHashSketch` from features added one at a time. Allocation-free, noexcept.
+///
+/// Two views of the same tokens. A text of fewer than `short_tokens` tokens (`add_token`) is
+/// sketched with its ASCII words as their character bigrams (`for_each_token_hash`); a longer
+/// text with whole tokens, as before. Short texts need the bigrams (a title's few words are most
+/// of its features, and a one-letter edit would lose a whole word); long texts keep whole words,
+/// which tell apart English-heavy documents that share many letter pairs (measured in
+/// bench/results/two_stage.md). Both views hash Chinese tokens alike, so a short and a long
+/// sketch stay comparable; with ASCII words their similarity is underestimated (only the rule's
+/// short threshold compares them). `features()` of the sketch tells which view it holds.
 class MinHashSketcher {
 public:
+    /// Texts with fewer tokens than this are sketched in the short view (`add_token`).
+    static constexpr std::uint32_t short_tokens = detail::sketch_short_tokens;
+
     /// The hash of a feature as the sketch uses it (the sketch keeps its top 32 bits).
     [[nodiscard]] static constexpr std::uint64_t feature_hash(std::string_view feature) noexcept {
         return detail::fmix64(Fnv1a::hash64(feature) ^ 0x5EED5EED5EED5EEDull);
     }
 
-    /// Adds one occurrence of `feature` (repeats do not change the set, only `features()`).
+    /// Adds one occurrence of `feature` (repeats do not change the set, only `features()`), the
+    /// same in both views.
     constexpr void add(std::string_view feature) noexcept { add_hash(feature_hash(feature)); }
 
-    /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
-    /// every document compared; only the top 32 bits are used).
-    constexpr void add_hash(std::uint64_t h) noexcept {
-        const auto k = static_cast<std::uint32_t>(h >> 32);
-        detail::sketch_take(m_min, k);
-        if (m_count != MinHashSketch::max_features) ++m_count;
-        if (m_set_size <= MinHashSketch::exact_capacity) remember(k);
+    /// Calls `f(h)` with the feature hashes a token contributes in the short view: a token of
+    /// ASCII bytes only (a word, a number) gives one hash per character bigram of the word
+    /// between two boundary marks (n + 1 hashes for n bytes: "tk" gives "^t", "tk", "k$"), any
+    /// other token its `feature_hash`. Why: a whole-word feature turns a one-letter edit of a
+    /// short title into a lost token, and two template lines that differ in one word into sets
+    /// that differ by one element of a few; the bigrams of the word keep both proportional to the
+    /// characters changed (bench/results/two_stage.md, short texts).
+    template <class F>
+    static constexpr void for_each_token_hash(std::string_view token, F&& f) noexcept {
+        if (!is_ascii_word(token)) {
+            f(feature_hash(token));
+            return;
+        }
+        std::uint64_t prev = 0x100;  // the start mark (no byte has this value)
+        for (const char c : token) {
+            const std::uint64_t cur = static_cast<unsigned char>(c);
+            f(ascii_bigram_hash(prev, cur));
+            prev = cur;
+        }
+        f(ascii_bigram_hash(prev, 0x101));  // the end mark
     }
 
-    /// The sketch of what was added; the sketcher is reset for the next document.
+    /// Adds one token (one occurrence: `features()` counts tokens): whole to the long view, as
+    /// `for_each_token_hash` gives to the short one (while fewer than `short_tokens` tokens have
+    /// been added). What `SignatureFingerprinter` adds for each token.
+    constexpr void add_token(std::string_view token) noexcept {
+        const std::uint64_t whole = feature_hash(token);
+        // After the first short_tokens tokens only the long view is kept: the cost per token of
+        // a long text is then what it was with one view.
+        if (m_count < short_tokens) [[unlikely]]
+            add_short(token, whole);
+        m_long.take(whole);
+        if (m_count != MinHashSketch::max_features) ++m_count;
+    }
+
+    /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
+    /// every document compared; only the top 32 bits are used), the same in both views.
+    constexpr void add_hash(std::uint64_t h) noexcept {
+        if (m_count < short_tokens) m_short.take(h);
+        m_long.take(h);
+        if (m_count != MinHashSketch::max_features) ++m_count;
+    }
+
+    /// The sketch of what was added (the short view below `short_tokens` occurrences, else the
+    /// long one); the sketcher is reset for the next document.
     [[nodiscard]] constexpr MinHashSketch finish() noexcept {
         MinHashSketch out;
-        if (m_count != 0 && m_set_size <= MinHashSketch::exact_capacity) {
-            std::sort(m_set.begin(), m_set.begin() + static_cast<std::ptrdiff_t>(m_set_size));
-            out = MinHashSketch::exact(m_set.data(), m_set_size, m_count);
-        } else if (m_count != 0) {
-            out = MinHashSketch(detail::sketch_densify(m_min), m_count);
-        }
-        m_min.fill(detail::sketch_empty_bin);
+        if (m_count != 0) out = (m_count < short_tokens ? m_short : m_long).sketch(m_count);
+        m_short.reset();
+        m_long.reset();
         m_count = 0;
-        m_set_size = 0;
         return out;
     }
 
 private:
-    // Distinct hashes while there are at most 32 (a linear search: short texts only; a long one
-    // overflows after its first few dozen features and stops searching).
-    constexpr void remember(std::uint32_t k) noexcept {
-        for (std::size_t i = 0; i < m_set_size; ++i)
-            if (m_set[i] == k) return;
-        if (m_set_size < MinHashSketch::exact_capacity) m_set[m_set_size] = k;
-        ++m_set_size;
+    // The short view of one token (`whole`: its feature_hash). Kept out of line: inlined, it
+    // made fingerprint + sketch about 6 % slower on long texts (bench/results/two_stage.md).
+    [[gnu::noinline]] constexpr void add_short(std::string_view token, std::uint64_t whole) noexcept {
+        if (is_ascii_word(token))
+            for_each_token_hash(token, [this](std::uint64_t h) noexcept { m_short.take(h); });
+        else
+            m_short.take(whole);
     }
 
-    detail::sketch_minima m_min = filled();
-    std::array<std::uint32_t, MinHashSketch::exact_capacity> m_set{};
-    std::size_t m_set_size = 0;
+    [[nodiscard]] static constexpr bool is_ascii_word(std::string_view token) noexcept {
+        bool ascii = !token.empty();
+        for (const char c : token) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+        return ascii;
+    }
+
+    // The hash of a character bigram of an ASCII token (bytes 0..127, marks 0x100 / 0x101),
+    // under a seed of its own so it cannot meet `feature_hash` on purpose.
+    [[nodiscard]] static constexpr std::uint64_t ascii_bigram_hash(std::uint64_t a, std::uint64_t b) noexcept {
+        return detail::fmix64(((a << 16) | b) ^ 0xA5C11B16A5C11B16ull);
+    }
+
+    // One view: MinHash minima and the exact set while it has at most 32 hashes.
+    struct view {
+        detail::sketch_minima min = detail::sketch_filled();
+        std::array<std::uint32_t, MinHashSketch::exact_capacity> set{};
+        std::size_t set_size = 0;
+
+        constexpr void take(std::uint64_t h) noexcept {
+            const auto k = static_cast<std::uint32_t>(h >> 32);
+            detail::sketch_take(min, k);
+            if (set_size <= MinHashSketch::exact_capacity) remember(k);
+        }
+        // Distinct hashes while there are at most 32 (a linear search: short texts only; a long
+        // one overflows after its first few dozen features and stops searching).
+        constexpr void remember(std::uint32_t k) noexcept {
+            for (std::size_t i = 0; i < set_size; ++i)
+                if (set[i] == k) return;
+            if (set_size < MinHashSketch::exact_capacity) set[set_size] = k;
+            ++set_size;
+        }
+        [[nodiscard]] constexpr MinHashSketch sketch(std::uint32_t count) noexcept {
+            if (set_size <= MinHashSketch::exact_capacity) {
+                std::sort(set.begin(), set.begin() + static_cast<std::ptrdiff_t>(set_size));
+                return MinHashSketch::exact(set.data(), set_size, count);
+            }
+            return MinHashSketch(detail::sketch_densify(min), count);
+        }
+        constexpr void reset() noexcept {
+            min.fill(detail::sketch_empty_bin);
+            set_size = 0;
+        }
+    };
+
+    view m_short;
+    view m_long;
     std::uint32_t m_count = 0;
 
-    [[nodiscard]] static constexpr detail::sketch_minima filled() noexcept {
-        detail::sketch_minima a{};
-        a.fill(detail::sketch_empty_bin);
-        return a;
-    }
 };
 
 /// Number of bins on which the MinHash values of `a` and `b` agree (0..128).

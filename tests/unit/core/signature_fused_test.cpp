@@ -146,7 +146,7 @@ TEST_CASE("Signature: the one-call signature keeps its values", "[core][signatur
     for (const std::string& t : {std::string(semfp_test::article_a), tw, std::string("\xE4\xB8\xAD\xE6\x96\x87 a")}) {
         semfp::MinHashSketcher sketcher;
         std::string norm;
-        semfp::DefaultFingerprinter<128>{}.for_each_feature(t, norm, [&](std::string_view f) { sketcher.add(f); });
+        semfp::DefaultFingerprinter<128>{}.for_each_feature(t, norm, [&](std::string_view f) { sketcher.add_token(f); });
         const auto s = semfp::signature<128>(t);
         REQUIRE(s.sketch == sketcher.finish());
         REQUIRE(s.fingerprint == semfp::fingerprint<128>(t));

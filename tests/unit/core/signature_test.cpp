@@ -126,3 +126,49 @@ TEST_CASE("two_stage_rule: the radius of an exact search is capped, the rule's r
     REQUIRE(rule.accepts(rule.radius, a.sketch, a.sketch));
     REQUIRE_FALSE(rule.accepts(rule.radius + 1, a.sketch, a.sketch));
 }
+
+TEST_CASE("two_stage_rule: short texts, ASCII words edited by a letter, template lines and the distance",
+          "[core][signature]") {
+    const semfp::SignatureFingerprinter<> maker;
+    const auto rule = semfp::two_stage_rule::recommended<64>();
+    // A man-page title line: one letter of the command name substituted. As a whole word the
+    // name would be lost (5 of 7 tokens shared, 0.71); as character bigrams of the word, two
+    // bigrams change on each side (17 of 21 features shared).
+    const std::string title = "tk_messagebox - \u5f39\u51fa\u6d88\u606f\u7a97\u53e3";
+    const std::string edited = "tk_messagebux - \u5f39\u51fa\u6d88\u606f\u7a97\u53e3";
+    const auto a = maker(title);
+    const auto b = maker(edited);
+    REQUIRE(a.sketch.features() < rule.short_features);
+    REQUIRE(a.sketch.is_exact());
+    REQUIRE(b.sketch.is_exact());
+    const double j = semfp::estimated_jaccard(a.sketch, b.sketch);
+    REQUIRE(j == maker.exact_jaccard(title, edited));
+    REQUIRE(j == 17.0 / 21.0);
+    REQUIRE(rule.verifies(a.sketch, b.sketch));
+
+    // Two short lines of one site that are different texts (the closest negatives of the
+    // short-text set's tuning and confirmation halves) stay below the short threshold.
+    const std::string dircolors_a = "dircolors - \u4e3a ls \u8bbe\u7f6e\u989c\u8272";
+    const std::string dircolors_b = "dircolors - \u8bbe\u7f6e`ls'\u663e\u793a\u7ed3\u679c\u7684\u989c\u8272";
+    CHECK(maker.exact_jaccard(dircolors_a, dircolors_b) < rule.short_similarity);
+    REQUIRE_FALSE(rule.matches(maker(dircolors_a), maker(dircolors_b)));
+    const std::string usage_a = "fileName arg arg ...?";
+    const std::string usage_b = "wish [filename] [arg] [arg ...]";
+    CHECK(maker.exact_jaccard(usage_a, usage_b) < rule.short_similarity);
+    REQUIRE_FALSE(rule.matches(maker(usage_a), maker(usage_b)));
+
+    // For a short pair the distance is not looked at: the sketch decides at any distance, while
+    // a long pair beyond the radius is refused whatever its sketch.
+    REQUIRE(rule.accepts(64, a.sketch, b.sketch));
+    REQUIRE(rule.accepts(rule.radius + 1, a.sketch, a.sketch));
+    semfp::two_stage_rule never = rule;
+    never.short_similarity = 2;
+    REQUIRE_FALSE(never.accepts(0, a.sketch, a.sketch));
+    const auto long_text = maker(base_text);
+    REQUIRE(long_text.sketch.features() >= rule.short_features);
+    REQUIRE_FALSE(rule.accepts(rule.radius + 1, long_text.sketch, long_text.sketch));
+    REQUIRE(rule.accepts(rule.radius, long_text.sketch, long_text.sketch));
+    // A short text against a long one is decided by the short threshold, at any distance.
+    REQUIRE(rule.accepts(64, a.sketch, long_text.sketch) == rule.verifies(a.sketch, long_text.sketch));
+    REQUIRE_FALSE(rule.verifies(a.sketch, long_text.sketch));
+}

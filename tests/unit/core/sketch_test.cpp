@@ -173,9 +173,16 @@ TEST_CASE("MinHashSketch saved form: round trip and invalid parts", "[core][sket
     }
     const auto s = sketch_of(range(5, 4));
     semfp::MinHashSketch out;
-    // Set larger than 32, fewer occurrences than members, unsorted hashes, bytes after the set.
+    // Set larger than 32, no occurrence, fewer occurrences than members at 30 or more (whole
+    // tokens), unsorted hashes, bytes after the set.
     REQUIRE_FALSE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{33} << 26) | 40u, out));
-    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{4} << 26) | 3u, out));
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{4} << 26) | 0u, out));
+    auto big = sketch_of(range(5, 32)).payload();
+    REQUIRE_FALSE(semfp::MinHashSketch::from_saved(big, (std::uint32_t{32} << 26) | 31u, out));
+    // Below 30 occurrences a set may outnumber them (the bigrams of a short text's ASCII words).
+    semfp::MinHashSketch few;
+    REQUIRE(semfp::MinHashSketch::from_saved(s.payload(), (std::uint32_t{4} << 26) | 3u, few));
+    REQUIRE(few.set_size() == 4);
     auto swapped = s.payload();
     for (std::size_t b = 0; b < 4; ++b) std::swap(swapped[b], swapped[4 + b]);
     REQUIRE_FALSE(semfp::MinHashSketch::from_saved(swapped, s.state(), out));
@@ -185,4 +192,101 @@ TEST_CASE("MinHashSketch saved form: round trip and invalid parts", "[core][sket
     REQUIRE(out == semfp::MinHashSketch{});  // untouched by the refusals
     // Occurrence counts saturate.
     REQUIRE(semfp::MinHashSketch(s.values(), ~std::uint32_t{0}).features() == semfp::MinHashSketch::max_features);
+}
+
+TEST_CASE("MinHashSketcher::add_token: ASCII words as character bigrams, one occurrence each", "[core][sketch]") {
+    std::vector<std::uint64_t> hs;
+    auto collect = [&hs](std::string_view t) {
+        hs.clear();
+        semfp::MinHashSketcher::for_each_token_hash(t, [&hs](std::uint64_t h) { hs.push_back(h); });
+        return hs;
+    };
+    // A word of n bytes gives n + 1 bigrams between the boundary marks; repeated bigrams repeat.
+    REQUIRE(collect("tk").size() == 3);
+    REQUIRE(collect("base64").size() == 7);
+    const auto aa = collect("aaa");
+    REQUIRE(aa.size() == 4);
+    REQUIRE(aa[1] == aa[2]);  // "aa" twice
+    REQUIRE(aa[0] != aa[1]);  // the start mark differs from a letter
+    REQUIRE(aa[3] != aa[1]);
+    // Two words share the bigrams of their common letters, and only those.
+    const auto b32 = collect("base32");
+    const auto b64 = collect("base64");
+    std::size_t shared = 0;
+    for (const auto h : b32) shared += std::count(b64.begin(), b64.end(), h) > 0 ? 1u : 0u;
+    REQUIRE(shared == 4);  // ^b ba as se
+    // A token with a non-ASCII byte, or an empty one, is one feature: its feature_hash.
+    REQUIRE(collect("\u4e2d\u6587") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("\u4e2d\u6587")});
+    REQUIRE(collect("a\u00e9") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("a\u00e9")});
+    REQUIRE(collect("") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("")});
+    // A bigram never meets the word or the one-byte token it comes from.
+    REQUIRE(collect("ab")[1] != semfp::MinHashSketcher::feature_hash("ab"));
+
+    // add_token counts tokens, not bigrams, and sketches the same set as adding the hashes.
+    semfp::MinHashSketcher by_token;
+    by_token.add_token("tk_messagebox");
+    by_token.add_token("\u5f39\u51fa");
+    by_token.add_token("tk_messagebox");
+    const semfp::MinHashSketch s = by_token.finish();
+    REQUIRE(s.features() == 3);
+    REQUIRE(s.is_exact());
+    REQUIRE(s.set_size() == 15);  // 14 bigrams of the word (13 letters) + the Chinese token
+    semfp::MinHashSketcher by_hash;
+    for (const auto h : collect("tk_messagebox")) by_hash.add_hash(h);
+    by_hash.add("\u5f39\u51fa");
+    REQUIRE(by_hash.finish().values() == s.values());
+    // One substituted letter changes two bigrams of the word, not the whole word.
+    semfp::MinHashSketcher edited;
+    edited.add_token("tk_messagebux");
+    edited.add_token("\u5f39\u51fa");
+    const double j = semfp::estimated_jaccard(s, edited.finish());
+    REQUIRE(j == 13.0 / 17.0);  // 13 shared of 15 + 2 new
+}
+
+TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays defined", "[core][sketch]") {
+    // A long text of words overflows the exact set and keeps a MinHash sketch; NUL and 0x7F are
+    // ordinary ASCII bytes.
+    semfp::MinHashSketcher s;
+    std::string word;
+    for (int i = 0; i < 500; ++i) {
+        word = "w" + std::to_string(i * 7919);
+        s.add_token(word);
+    }
+    s.add_token(std::string_view("\0\x7f", 2));
+    const semfp::MinHashSketch m = s.finish();
+    REQUIRE_FALSE(m.is_exact());
+    REQUIRE(m.features() == 501);
+    REQUIRE(semfp::estimated_jaccard(m, m) == 1.0);
+}
+
+TEST_CASE("MinHashSketcher: short texts in the bigram view, long ones in whole tokens", "[core][sketch]") {
+    constexpr std::uint32_t n = semfp::MinHashSketcher::short_tokens;
+    auto words = [](std::uint32_t count) {
+        semfp::MinHashSketcher s;
+        for (std::uint32_t i = 0; i < count; ++i) s.add_token("word" + std::to_string(i));
+        return s.finish();
+    };
+    // Below short_tokens: "wordN" gives 6 or 7 bigrams, 4 of them ("^w" "wo" "or" "rd") shared,
+    // so the set overflows 32 and the sketch is a MinHash of bigrams.
+    const semfp::MinHashSketch below = words(n - 1);
+    REQUIRE(below.features() == n - 1);
+    REQUIRE_FALSE(below.is_exact());
+    // At short_tokens: whole words, 30 distinct hashes, an exact sketch of them.
+    const semfp::MinHashSketch at = words(n);
+    REQUIRE(at.features() == n);
+    REQUIRE(at.is_exact());
+    REQUIRE(at.set_size() == n);
+    semfp::MinHashSketcher whole;
+    for (std::uint32_t i = 0; i < n; ++i) whole.add("word" + std::to_string(i));
+    REQUIRE(whole.finish() == at);
+
+    // Chinese tokens are the same features in both views: a short and a long text of them are
+    // compared exactly as before.
+    semfp::MinHashSketcher cjk_short;
+    semfp::MinHashSketcher cjk_plain;
+    for (const char* t : {"\u4e2d\u6587", "\u6587\u672c", "\u672c\u5730"}) {
+        cjk_short.add_token(t);
+        cjk_plain.add(t);
+    }
+    REQUIRE(cjk_short.finish() == cjk_plain.finish());
 }
