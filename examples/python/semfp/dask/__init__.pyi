@@ -1,7 +1,7 @@
 # Type stubs of semfp.dask.
 from typing import Any, Sequence
 
-from . import Options
+from .. import Options
 
 class Block:
     index: int
