@@ -15,6 +15,8 @@
 #   BASELINE=/path/to/other/semfp - also time that build in every mode but plain, at the last
 #                                    thread count (label "<mode> t<N> baseline")
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 tool=${1:?usage: dedup_modes.sh SEMFP INPUT.jsonl [RUNS]}
 input=${2:?input}
 runs=${3:-5}
@@ -33,7 +35,7 @@ options_of() {  # mode -> extra options
     esac
 }
 
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load before
 run_one() {  # label mode tool threads
     local label=$1 mode=$2 bin=$3 t=$4 out="$work/$1.out"
     rm -f "$work/state"
@@ -60,24 +62,11 @@ for ((r = 0; r < runs; r++)); do
         fi
     done
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load after
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 base=${labels[0]}
 echo
-echo "| run | wall median s | wall min-max s | user CPU median s | sys median s | wall / $base (median of per-round ratios) | user CPU us/doc |"
-echo "|---|---|---|---|---|---|---|"
-for l in "${labels[@]}"; do
-    f="$work/$l.times"
-    wall=$(awk '{print $1}' "$f" | median)
-    lo=$(awk '{print $1}' "$f" | sort -g | head -1)
-    hi=$(awk '{print $1}' "$f" | sort -g | tail -1)
-    user=$(awk '{print $2}' "$f" | median)
-    sys=$(awk '{print $3}' "$f" | median)
-    ratio=$(paste -d' ' "$work/$base.times" "$f" | awk '{print $4 / $1}' | median)
-    per=$(awk -v u="$user" -v n="$docs" 'BEGIN {printf "%.1f", u * 1e6 / n}')
-    printf '| %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.2fx | %s |\n' "$l" "$wall" "$lo" "$hi" "$user" "$sys" "$ratio" "$per"
-done
+bench_table "$work" "$docs" "$base" "wall / $base (median of per-round ratios)" '$4 / $1' "${labels[@]}"
 echo
 echo "$docs documents; each mode's outputs identical across threads and rounds (--state, fresh: equal to plain);"
 echo "$runs rounds, interleaved; warm page cache."

@@ -10,6 +10,8 @@
 #   BASELINE=/path/to/other/semfp - also time another build with the first thread count
 # The 100,000-document input of bench/results/dedup.md comes from bench/dedup_input.py.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 tool=${1:?usage: dedup_scaling.sh SEMFP INPUT.jsonl [RUNS] [options...]}
 input=${2:?input}
 runs=${3:-5}
@@ -20,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 docs=$(grep -c . "$input" || true)
 
-echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load before
 run_one() {  # label tool threads
     local label=$1 bin=$2 t=$3 out="$work/$1.out"
     /usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" dedup "$input" --threads "$t" --quiet --tsv --out "$out" "${extra[@]}" \
@@ -36,23 +38,10 @@ for ((r = 0; r < runs; r++)); do
     for t in "${threads[@]}"; do run_one "t$t" "$tool" "$t"; done
     if [ -n "${BASELINE:-}" ]; then run_one baseline "$BASELINE" "${threads[0]}"; fi
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load after
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 base=${labels[0]}
 echo
-echo "| run | wall median s | wall min-max s | user CPU median s | sys median s | speed-up vs $base (median of paired wall ratios) | user CPU us/doc |"
-echo "|---|---|---|---|---|---|---|"
-for l in "${labels[@]}"; do
-    f="$work/$l.times"
-    wall=$(awk '{print $1}' "$f" | median)
-    lo=$(awk '{print $1}' "$f" | sort -g | head -1)
-    hi=$(awk '{print $1}' "$f" | sort -g | tail -1)
-    user=$(awk '{print $2}' "$f" | median)
-    sys=$(awk '{print $3}' "$f" | median)
-    ratio=$(paste -d' ' "$work/$base.times" "$f" | awk '{print $1 / $4}' | median)
-    per=$(awk -v u="$user" -v n="$docs" 'BEGIN {printf "%.1f", u * 1e6 / n}')
-    printf '| %s | %.2f | %.2f-%.2f | %.2f | %.2f | %.2fx | %s |\n' "$l" "$wall" "$lo" "$hi" "$user" "$sys" "$ratio" "$per"
-done
+bench_table "$work" "$docs" "$base" "speed-up vs $base (median of paired wall ratios)" '$1 / $4' "${labels[@]}"
 echo
 echo "$docs documents; outputs of all runs identical; $runs runs each, interleaved; warm page cache."

@@ -246,6 +246,12 @@ int parse_and_run(int argc, char** argv) {
     if (fp_app->count("--verify") == 0 && fp.signature.method == signature_method::simhash)
         fp.verify = verify_kind::sketch;
     cl.verify_from_files = cl_app->count("--verify") == 0;
+    // --pos-boost weights the keywords of --method keyword; any other method would ignore it.
+    if ((fp_app->count("--pos-boost") != 0 && fp.signature.method != signature_method::keyword) ||
+        (dd_app->count("--pos-boost") != 0 && dd.method != dedup_method::keyword)) {
+        std::fprintf(stderr, "semfp: --pos-boost needs --method keyword\n");
+        return exit_usage;
+    }
     fp.binary = out_format == "bin" || out_format == "BIN" || out_format == "Bin";
     if (!shard.empty()) (void)std::sscanf(shard.c_str(), "%u/%u", &fp.shard_index, &fp.shard_count);
     if (*fp_app) return run_fingerprint(fp);

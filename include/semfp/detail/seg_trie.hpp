@@ -216,9 +216,11 @@ public:
         std::vector<std::pair<std::uint64_t, std::uint32_t>> extra;  // (parent << 21 | cp, child)
         for (const auto& e : m_over)
             if (e.key != empty_key) extra.emplace_back(e.key, e.child);
-        for (std::uint32_t c = 0; c < m_root.size(); ++c) {
-            const std::uint32_t id = m_root[c];
-            if (id >= m_static_nodes) extra.emplace_back(static_cast<std::uint64_t>(c), id);
+        // Root children added later sit in the root table: visit the added nodes rather than
+        // the whole 64 Ki table (a node is the root's child labelled c iff the table says so).
+        for (std::uint32_t id = m_static_nodes; id < m_label.size(); ++id) {
+            const std::uint32_t c = m_label[id] & cp_mask;
+            if (c < m_root.size() && m_root[c] == id) extra.emplace_back(static_cast<std::uint64_t>(c), id);
         }
         std::sort(extra.begin(), extra.end());
         std::vector<char32_t> word;
@@ -370,8 +372,11 @@ private:
         return na < nb;
     }
 
+    // Below this many words, sorted_order uses a plain comparison sort.
+    static constexpr std::size_t small_sort_limit = 2048;
+
     // The non-empty words sorted by code points: an LSD radix sort on the first three code
-    // points, then a comparison sort of the (rare) ties.
+    // points, then a comparison sort of the (rare) ties (a comparison sort for short lists).
     [[nodiscard]] static std::vector<std::uint32_t> sorted_order(const seg_word_list& words) {
         const std::size_t n = words.size();
         struct item {
@@ -390,6 +395,14 @@ private:
             a.push_back({key, static_cast<std::uint32_t>(w)});
         }
         const std::size_t m = a.size();
+        std::vector<std::uint32_t> order(m);
+        if (m <= small_sort_limit) {
+            // Few words: a comparison sort costs less than four passes over a 64 Ki count table.
+            for (std::size_t i = 0; i < m; ++i) order[i] = a[i].word;
+            std::sort(order.begin(), order.end(),
+                      [&](std::uint32_t x, std::uint32_t y) { return word_less(words, x, y, 0); });
+            return order;
+        }
         std::vector<item> tmp(m);
         // 63-bit keys, four passes of 16 bits.
         std::vector<std::uint32_t> count(65537);
@@ -400,7 +413,6 @@ private:
             for (const item& x : a) tmp[count[(x.key >> shift) & 0xFFFF]++] = x;
             a.swap(tmp);
         }
-        std::vector<std::uint32_t> order(m);
         for (std::size_t i = 0; i < m; ++i) order[i] = a[i].word;
         // Ties on the first three code points: order by the rest.
         for (std::size_t g = 0; g < m;) {

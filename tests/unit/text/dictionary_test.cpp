@@ -216,6 +216,28 @@ TEST_CASE("Dictionary: unsorted input builds the same tries as sorted input", "[
     }
 }
 
+TEST_CASE("Dictionary: short and long unsorted lists list their words in code-point order", "[dictionary]") {
+    // Both sides of the switch from a comparison sort to the radix sort of the build.
+    for (const std::size_t count : {std::size_t{2}, std::size_t{50}, std::size_t{2047}, std::size_t{2049}, std::size_t{6000}}) {
+        const std::vector<std::string> words = random_words(count, static_cast<std::uint32_t>(count));
+        const semfp::Dictionary d(words);
+        const std::set<std::string> unique(words.begin(), words.end());
+        // UTF-8 byte order is code-point order.
+        CHECK(all_words(d) == std::vector<std::string>(unique.begin(), unique.end()));
+        CHECK(d.size() == unique.size());
+    }
+    // Words added at the root after a build are listed too (the added nodes are visited, not
+    // the root table).
+    semfp::Dictionary d{"中国"};
+    CHECK(d.add("人"));
+    CHECK(d.add("\xF0\xA0\x80\x80"));
+    CHECK(d.add("国家"));
+    const std::vector<std::string> listed = all_words(d);
+    CHECK(std::set<std::string>(listed.begin(), listed.end()) ==
+          std::set<std::string>{"中国", "人", "\xF0\xA0\x80\x80", "国家"});
+    CHECK(listed.size() == 4);
+}
+
 TEST_CASE("Dictionary: load the jieba format", "[dictionary]") {
     const std::string text =
         "\xEF\xBB\xBF"
