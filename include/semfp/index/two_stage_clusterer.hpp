@@ -27,9 +27,12 @@
 ///
 /// Ids are chosen by the caller and must be strictly ascending (document numbers). Memory per
 /// item 12 bytes; per indexed item (a centre; with `match_policy::members`, every member that is
-/// not an exact copy) its signature (144 bytes at 64 bits), its `HammingIndex` entry and
-/// `bands` slots of the band index (about 13 bytes each). Not thread-safe for writers;
-/// concurrent const calls are safe.
+/// not an exact copy) its signature (144 bytes at 64 bits), its `HammingIndex` entry, `bands`
+/// slots of the band index (about 13 bytes each) and, for an exact sketch (a short text), its
+/// 128 derived bins: `MinHashSketch::values()` derives them with a few hundred hash mixes, so
+/// each signature's bins are derived once, when it is added, and kept for the band table's
+/// growth and for comparisons with MinHash sketches. Not thread-safe for writers; concurrent
+/// const calls are safe.
 
 #include <semfp/core/signature.hpp>
 #include <semfp/error.hpp>
