@@ -24,7 +24,7 @@
 /// Storage: one open-addressing table (linear probing, at most 5/8 full) of 8-byte slots, a
 /// 32-bit tag of the band key and the item number, one slot per band per item: about
 /// 13 bytes x bands per item (260 at the default layout). The table does not keep the band
-/// keys; growing it asks the caller for the sketch of every stored item.
+/// keys; growing it asks the caller for the sketch (or its bins) of every stored item.
 
 #include <semfp/core/hash.hpp>
 #include <semfp/core/sketch.hpp>
