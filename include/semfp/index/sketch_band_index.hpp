@@ -24,7 +24,7 @@
 /// Storage: one open-addressing table (linear probing, at most 5/8 full) of 8-byte slots, a
 /// 32-bit tag of the band key and the item number, one slot per band per item: about
 /// 13 bytes x bands per item (260 at the default layout). The table does not keep the band
-/// keys; growing it asks the caller for the sketch of every stored item.
+/// keys; growing it asks the caller for the sketch (or its bins) of every stored item.
 
 #include <semfp/core/hash.hpp>
 #include <semfp/core/sketch.hpp>
@@ -106,8 +106,17 @@ public:
     template <class SketchOf>
     void insert(const MinHashSketch& s, std::uint32_t item, SketchOf&& sketch_of) {
         if (s.empty()) return;
-        if ((m_used + m_layout.bands) * 8 > m_slots.size() * 5) grow(sketch_of);
-        place(s, item);
+        insert_values(s.values(), item, [&](std::uint32_t x) { return sketch_of(x).values(); });
+    }
+
+    /// `insert` of a non-empty sketch by its bins `bins` (its `values()`, derived once by the
+    /// caller: an exact sketch derives them, see `MinHashSketch::values`). `bins_of(item)` must
+    /// return the bins of any item stored before (by value or by reference; called once per
+    /// item when the table grows).
+    template <class BinsOf>
+    void insert_values(const MinHashSketch::bins_type& bins, std::uint32_t item, BinsOf&& bins_of) {
+        if ((m_used + m_layout.bands) * 8 > m_slots.size() * 5) grow(bins_of);
+        place(bins, item);
         ++m_items;
     }
 
@@ -115,10 +124,17 @@ public:
     /// in band order (an item can be reported more than once). Nothing for an empty sketch.
     template <class F>
     void for_each_candidate(const MinHashSketch& s, F&& f) const {
-        if (s.empty() || m_slots.empty()) return;
+        if (s.empty()) return;
+        for_each_candidate_values(s.values(), f);
+    }
+
+    /// `for_each_candidate` of a non-empty sketch by its bins (its `values()`, derived once by
+    /// the caller).
+    template <class F>
+    void for_each_candidate_values(const MinHashSketch::bins_type& bins, F&& f) const {
+        if (m_slots.empty()) return;
         const std::size_t mask = m_slots.size() - 1;
         std::array<std::uint64_t, MinHashSketch::bins> keys;  // all keys first: the probes overlap
-        const MinHashSketch::bins_type bins = s.values();
         for (unsigned band = 0; band < m_layout.bands; ++band) {
             keys[band] = detail::band_key(bins, m_layout, band);
             detail::prefetch_for_read(&m_slots[home(keys[band])]);
@@ -157,10 +173,9 @@ private:
         return static_cast<std::size_t>(key >> 32) & (m_slots.size() - 1);
     }
 
-    void place(const MinHashSketch& s, std::uint32_t item) noexcept {
+    void place(const MinHashSketch::bins_type& bins, std::uint32_t item) noexcept {
         const std::size_t mask = m_slots.size() - 1;
         std::array<std::uint64_t, MinHashSketch::bins> keys;
-        const MinHashSketch::bins_type bins = s.values();
         for (unsigned band = 0; band < m_layout.bands; ++band) {
             keys[band] = detail::band_key(bins, m_layout, band);
             detail::prefetch_for_write(&m_slots[home(keys[band])]);
@@ -176,8 +191,8 @@ private:
 
     // Rebuilds the table at twice the size. The items are re-placed in the order they appear in
     // the old table, which is itself a function of the insertion order only.
-    template <class SketchOf>
-    void grow(SketchOf& sketch_of) {
+    template <class BinsOf>
+    void grow(BinsOf& bins_of) {
         std::vector<slot> bigger(m_slots.empty() ? std::size_t{1} << 10 : m_slots.size() * 2);
         std::vector<slot> old;
         old.swap(m_slots);
@@ -186,19 +201,19 @@ private:
         // Each item once: only from the slot of its band 0 key.
         for (const slot& s : old) {
             if (s.item == empty_item) continue;
-            const MinHashSketch& sk = sketch_of(s.item);
-            if (static_cast<std::uint32_t>(detail::band_key(sk.values(), m_layout, 0)) != s.tag) continue;
-            if (!is_band0_slot(old, s, sk)) continue;
-            place(sk, s.item);
+            const MinHashSketch::bins_type& bins = bins_of(s.item);
+            const std::uint64_t key0 = detail::band_key(bins, m_layout, 0);
+            if (static_cast<std::uint32_t>(key0) != s.tag) continue;
+            if (!is_band0_slot(old, s, key0)) continue;
+            place(bins, s.item);
         }
     }
 
-    // True if `s` is the slot band 0 of its item was placed in (a later band's key can share the
-    // tag of band 0 by chance; then the item would be re-placed twice).
-    [[nodiscard]] bool is_band0_slot(const std::vector<slot>& old, const slot& s, const MinHashSketch& sk) const noexcept {
+    // True if `s` is the slot band 0 (key `key0`) of its item was placed in (a later band's key
+    // can share the tag of band 0 by chance; then the item would be re-placed twice).
+    [[nodiscard]] static bool is_band0_slot(const std::vector<slot>& old, const slot& s, std::uint64_t key0) noexcept {
         const std::size_t mask = old.size() - 1;
-        const std::uint64_t key = detail::band_key(sk.values(), m_layout, 0);
-        for (std::size_t i = static_cast<std::size_t>(key >> 32) & mask; old[i].item != empty_item; i = (i + 1) & mask)
+        for (std::size_t i = static_cast<std::size_t>(key0 >> 32) & mask; old[i].item != empty_item; i = (i + 1) & mask)
             if (old[i].item == s.item && old[i].tag == s.tag) return &old[i] == &s;
         return false;
     }

@@ -27,9 +27,12 @@
 ///
 /// Ids are chosen by the caller and must be strictly ascending (document numbers). Memory per
 /// item 12 bytes; per indexed item (a centre; with `match_policy::members`, every member that is
-/// not an exact copy) its signature (144 bytes at 64 bits), its `HammingIndex` entry and
-/// `bands` slots of the band index (about 13 bytes each). Not thread-safe for writers;
-/// concurrent const calls are safe.
+/// not an exact copy) its signature (144 bytes at 64 bits), its `HammingIndex` entry, `bands`
+/// slots of the band index (about 13 bytes each) and, for an exact sketch (a short text), its
+/// 128 derived bins: `MinHashSketch::values()` derives them with a few hundred hash mixes, so
+/// each signature's bins are derived once, when it is added, and kept for the band table's
+/// growth and for comparisons with MinHash sketches. Not thread-safe for writers; concurrent
+/// const calls are safe.
 
 #include <semfp/core/signature.hpp>
 #include <semfp/error.hpp>
@@ -99,12 +102,12 @@ public:
             detail::throw_invalid_argument("semfp::TwoStageClusterer: id " + std::to_string(id) +
                                            " is not larger than the previous id");
         if (m_ids.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::TwoStageClusterer: too many items");
-        const found f = nearest(s);
+        const found f = nearest(s);  // derives the query's bins (m_query_bins) for index()
         const auto item = static_cast<std::uint32_t>(m_ids.size());
         const bool is_new = f.distance == none;
         const bool index_it = is_new || (m_match == match_policy::members && f.distance != 0);
         const std::uint32_t centre = is_new ? item : m_centre[m_indexed[f.slot].item];
-        if (index_it) index(s, item);
+        if (index_it) index(s, item, m_query_bins);
         m_ids.push_back(id);
         m_centre.push_back(centre);
         if (is_new) ++m_clusters;
@@ -127,7 +130,7 @@ public:
     /// Bytes of heap memory held (approximate).
     [[nodiscard]] std::size_t memory_usage() const noexcept {
         return m_ids.capacity() * 8 + m_centre.capacity() * 4 + m_indexed.capacity() * sizeof(entry) +
-               m_near.memory_usage() + m_bands.memory_bytes();
+               m_exact_bins.capacity() * MinHashSketch::bins + m_near.memory_usage() + m_bands.memory_bytes();
     }
 
     /// Writes the clusterer (serialization.hpp's checksummed format). Body: u32 radius, u32
@@ -210,7 +213,7 @@ public:
                 detail::throw_format_error("semfp::TwoStageClusterer: invalid sketch", at);
             if (item >= n || (!c.m_indexed.empty() && item <= c.m_indexed.back().item))
                 detail::throw_format_error("semfp::TwoStageClusterer: inconsistent indexed item", at);
-            c.index(s, item);
+            c.index(s, item, s.sketch.values());
         }
         r.finish();
         swap(c);
@@ -226,7 +229,9 @@ public:
         m_indexed.swap(o.m_indexed);
         std::swap(m_clusters, o.m_clusters);
         std::swap(m_empty_slot, o.m_empty_slot);
+        m_exact_bins.swap(o.m_exact_bins);
         m_candidates.swap(o.m_candidates);
+        std::swap(m_query_bins, o.m_query_bins);
     }
 
 private:
@@ -235,6 +240,7 @@ private:
 
     struct entry {
         std::uint32_t item;
+        std::uint32_t bins_at;  // exact sketch: its derived bins in m_exact_bins; else none
         signature_type signature;
     };
     struct found {
@@ -254,34 +260,66 @@ private:
         return k;
     }
 
+    /// The bins of the sketch of `e` (`values()`): derived once when it was indexed.
+    [[nodiscard]] const MinHashSketch::bins_type& bins_of(const entry& e) const noexcept {
+        return e.bins_at == none ? e.signature.sketch.payload() : m_exact_bins[e.bins_at];
+    }
+
+    /// `m_rule.accepts(d, a, b)` without deriving bins: when exactly one of two non-empty
+    /// sketches is exact, the comparison is on bins (`estimated_jaccard`), so the exact one is
+    /// replaced by the MinHash sketch of its bins `a_bins` / `b_bins` (the same bins and
+    /// occurrences, so the same decision).
+    [[nodiscard]] bool accepts(unsigned d, const MinHashSketch& a, const MinHashSketch::bins_type& a_bins,
+                               const MinHashSketch& b, const MinHashSketch::bins_type& b_bins) const noexcept {
+        if (d > m_rule.radius || a.empty() || b.empty() || a.is_exact() == b.is_exact())
+            return m_rule.accepts(d, a, b);
+        if (a.is_exact()) return m_rule.accepts(d, MinHashSketch(a_bins, a.features()), b);
+        return m_rule.accepts(d, a, MinHashSketch(b_bins, b.features()));
+    }
+
     /// The nearest accepted candidate, ties by the earliest (smallest slot: slots are in arrival
-    /// order).
+    /// order). Leaves the query's bins in m_query_bins (derived once: band probes and every
+    /// comparison use them, index() stores them).
     found nearest(const signature_type& s) {
         m_candidates.clear();
         m_near.for_each_within(s.fingerprint, m_rule.accept_distance,
                                [&](const hamming_match& m) { m_candidates.push_back(static_cast<std::uint32_t>(m.id)); });
-        m_bands.for_each_candidate(s.sketch, [&](std::uint32_t slot) { m_candidates.push_back(slot); });
-        if (s.sketch.empty() && m_empty_slot != none) m_candidates.push_back(m_empty_slot);
+        if (!s.sketch.empty()) {
+            m_query_bins = s.sketch.values();
+            m_bands.for_each_candidate_values(m_query_bins, [&](std::uint32_t slot) { m_candidates.push_back(slot); });
+        } else if (m_empty_slot != none) {
+            m_candidates.push_back(m_empty_slot);
+        }
         std::sort(m_candidates.begin(), m_candidates.end());
         found best;
         std::uint32_t previous = none;
         for (const std::uint32_t slot : m_candidates) {
             if (slot == previous) continue;
             previous = slot;
-            const signature_type& c = m_indexed[slot].signature;
-            const unsigned d = hamming_distance(c.fingerprint, s.fingerprint);
-            if (d < best.distance && m_rule.accepts(d, c.sketch, s.sketch)) best = {d, slot};
+            const entry& e = m_indexed[slot];
+            const unsigned d = hamming_distance(e.signature.fingerprint, s.fingerprint);
+            if (d < best.distance && accepts(d, e.signature.sketch, bins_of(e), s.sketch, m_query_bins))
+                best = {d, slot};
         }
         return best;
     }
 
-    /// Keeps `s` of `item` for comparison.
-    void index(const signature_type& s, std::uint32_t item) {
+    /// Keeps `s` of `item` for comparison; `bins` is `s.sketch.values()` (unused if empty).
+    void index(const signature_type& s, std::uint32_t item, const MinHashSketch::bins_type& bins) {
         const auto slot = static_cast<std::uint32_t>(m_indexed.size());
-        m_indexed.push_back({item, s});
+        std::uint32_t bins_at = none;
+        if (s.sketch.is_exact()) {
+            m_exact_bins.push_back(bins);
+            bins_at = static_cast<std::uint32_t>(m_exact_bins.size() - 1);
+        }
+        m_indexed.push_back({item, bins_at, s});
         m_near.insert(s.fingerprint, slot);
-        m_bands.insert(s.sketch, slot, [&](std::uint32_t x) -> const MinHashSketch& { return m_indexed[x].signature.sketch; });
-        if (s.sketch.empty() && m_empty_slot == none) m_empty_slot = slot;
+        if (!s.sketch.empty())
+            m_bands.insert_values(bins, slot, [&](std::uint32_t x) -> const MinHashSketch::bins_type& {
+                return bins_of(m_indexed[x]);
+            });
+        else if (m_empty_slot == none)
+            m_empty_slot = slot;
     }
 
     two_stage_rule m_rule;
@@ -293,7 +331,9 @@ private:
     std::vector<entry> m_indexed;         // slot -> (item, signature)
     std::size_t m_clusters = 0;
     std::uint32_t m_empty_slot = none;       // the first indexed empty sketch (band index skips them)
+    std::vector<MinHashSketch::bins_type> m_exact_bins;  // derived bins of the indexed exact sketches
     std::vector<std::uint32_t> m_candidates;  // scratch
+    MinHashSketch::bins_type m_query_bins{};  // scratch: bins of the sketch last passed to nearest()
 };
 
 }  // namespace v0

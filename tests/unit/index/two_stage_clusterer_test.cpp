@@ -288,3 +288,75 @@ TEST_CASE("TwoStageClusterer: empty sketches match only each other", "[index][tw
     REQUIRE_FALSE(r.is_new);
     REQUIRE(r.cluster == 1);
 }
+
+namespace {
+
+/// An exact sketch of `n` distinct random 32-bit hashes.
+semfp::MinHashSketch random_exact(std::mt19937_64& rng, std::size_t n) {
+    std::vector<std::uint32_t> h;
+    while (h.size() < n) {
+        h.push_back(static_cast<std::uint32_t>(rng()));
+        std::sort(h.begin(), h.end());
+        h.erase(std::unique(h.begin(), h.end()), h.end());
+    }
+    return semfp::MinHashSketch::exact(h.data(), h.size(), static_cast<std::uint32_t>(n + rng() % 40));
+}
+
+/// `s` (exact) with up to `changes` of its hashes replaced.
+semfp::MinHashSketch edited_exact(const semfp::MinHashSketch& s, unsigned changes, std::mt19937_64& rng) {
+    std::vector<std::uint32_t> h;
+    for (std::size_t i = 0; i < s.set_size(); ++i) h.push_back(s.set_hash(i));
+    for (unsigned c = 0; c < changes; ++c) h[rng() % h.size()] = static_cast<std::uint32_t>(rng());
+    std::sort(h.begin(), h.end());
+    h.erase(std::unique(h.begin(), h.end()), h.end());
+    return semfp::MinHashSketch::exact(h.data(), h.size(), s.features());
+}
+
+}  // namespace
+
+// Exact sketches (short texts) are compared through bins derived once when they are indexed or
+// queried; the decisions must be those of the rule on the sketches themselves, also between an
+// exact sketch and a MinHash one (which compares bins), and after save and load.
+TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition with exact sketches", "[index][two_stage]",
+                       ((std::size_t Bits), Bits), 64, 128) {
+    std::mt19937_64 rng(Bits + 5);
+    auto sigs = make_signatures<Bits>(1200, 24, Bits + 1);
+    for (std::size_t i = 0; i < sigs.size(); ++i) {
+        auto& sk = sigs[i].sketch;
+        const auto kind = rng() % 6;
+        if (i > 0 && kind < 2) {  // near copy of an earlier signature with an exact sketch
+            const auto& base = sigs[rng() % i];
+            sigs[i].fingerprint = flipped(base.fingerprint, static_cast<unsigned>(rng() % 20), rng);
+            sk = base.sketch.is_exact() ? edited_exact(base.sketch, static_cast<unsigned>(rng() % 4), rng)
+                                        : random_exact(rng, 1 + rng() % 32);
+        } else if (i > 0 && kind == 2 && sigs[i - 1].sketch.is_exact()) {  // MinHash of an exact one's bins
+            sigs[i].fingerprint = flipped(sigs[i - 1].fingerprint, static_cast<unsigned>(rng() % 20), rng);
+            sk = edited(semfp::MinHashSketch(sigs[i - 1].sketch.values(), 30 + static_cast<std::uint32_t>(rng() % 40)),
+                        static_cast<unsigned>(rng() % 30), rng);
+        } else if (kind == 3) {
+            sk = random_exact(rng, 1 + rng() % 32);
+        }
+    }
+    const auto rule = semfp::two_stage_rule::recommended<Bits>();
+    for (const auto match : {semfp::match_policy::centres, semfp::match_policy::members}) {
+        const auto want = reference<Bits>(sigs, rule, semfp::sketch_band_layout{}, match);
+        semfp::TwoStageClusterer<Bits> c({rule, {}, match});
+        std::size_t mixed = 0;  // joins of an exact and a MinHash sketch
+        for (std::size_t i = 0; i < 700; ++i) {
+            const auto got = c.add(sigs[i], i * 10 + 7);
+            REQUIRE(got == want[i]);
+            const auto centre = static_cast<std::size_t>((got.cluster - 7) / 10);
+            mixed += !got.is_new && sigs[centre].sketch.is_exact() != sigs[i].sketch.is_exact() ? 1 : 0;
+        }
+        std::stringstream ss;
+        c.save(ss);
+        semfp::TwoStageClusterer<Bits> resumed;
+        resumed.load(ss);
+        for (std::size_t i = 700; i < sigs.size(); ++i) {
+            const auto got = resumed.add(sigs[i], i * 10 + 7);
+            REQUIRE(got == want[i]);
+            REQUIRE(c.add(sigs[i], i * 10 + 7) == got);
+        }
+        if (match == semfp::match_policy::centres) REQUIRE(mixed > 0);
+    }
+}
