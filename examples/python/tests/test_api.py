@@ -256,8 +256,10 @@ def test_rule_is_the_tools(tool, bits):
     assert (rule.radius, rule.accept_distance) == (probe["two_stage_radius"], probe["two_stage_accept_distance"])
     assert 0 < rule.min_similarity < 1 and 0 < rule.short_similarity < 1 and rule.short_features > 0
     assert rule.bands * rule.rows <= 128
-    wider = semfp.TwoStageRule(bits=bits, hd=rule.radius + 2)
-    assert wider.accept_distance == wider.radius == rule.radius + 2
+    # --hd sets the accept distance; the rule's radius never falls below it.
+    limit = semfp._semfp.max_threshold_64 if bits == 64 else semfp._semfp.max_threshold_128
+    widest = semfp.TwoStageRule(bits=bits, hd=limit)
+    assert widest.accept_distance == limit and widest.radius == max(rule.radius, limit)
     rng = np.random.default_rng(bits)
     vocab = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
     pairs = []

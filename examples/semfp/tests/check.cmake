@@ -94,7 +94,7 @@ if(CASE STREQUAL "sample_dedup")
   string(REPLACE "," "" clusters_n "${CMAKE_MATCH_1}")
   expect_equal(${kept_n} ${clusters_n} "kept documents vs clusters")
   # Two stages are the default: --verify none (Hamming distance alone) finds fewer duplicates.
-  expect_match("${ERR}" "or <= 12 with sketch similarity" "two stages by default")
+  expect_match("${ERR}" "or <= 32 with sketch similarity" "two stages by default")
   run(0 dedup "${sample}" --verify none --out "${WORK}/none.jsonl" --threads 2)
   expect_match("${ERR}" "Hamming distance <= 5;" "--verify none")
   string(REGEX MATCH "([0-9,]+) clusters" m "${ERR}")
