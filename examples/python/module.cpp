@@ -349,6 +349,33 @@ py::tuple clusters_of(const C& cl, const u64_array& ids) {
     return py::make_tuple(centre, found);
 }
 
+// The three arrays an add_many returns: centre ids, whether each item started a cluster, and the
+// distance to its centre. Filled while the GIL is released (only the raw pointers are touched).
+class add_results {
+public:
+    explicit add_results(std::size_t n)
+        : m_centre({static_cast<py::ssize_t>(n)}), m_is_new({static_cast<py::ssize_t>(n)}),
+          m_dist({static_cast<py::ssize_t>(n)}), m_c(m_centre.mutable_data()),
+          m_nw(m_is_new.mutable_data()), m_d(m_dist.mutable_data()) {}
+
+    template <class Result>
+    void set(std::size_t i, const Result& r) noexcept {
+        m_c[i] = r.cluster;
+        m_nw[i] = r.is_new;
+        m_d[i] = r.distance;
+    }
+
+    [[nodiscard]] py::tuple tuple() const { return py::make_tuple(m_centre, m_is_new, m_dist); }
+
+private:
+    py::array_t<std::uint64_t> m_centre;
+    py::array_t<bool> m_is_new;
+    py::array_t<std::uint32_t> m_dist;
+    std::uint64_t* m_c;
+    bool* m_nw;
+    std::uint32_t* m_d;
+};
+
 semfp::cluster_options clusterer_options(unsigned threshold, bool members) {
     semfp::cluster_options o;
     o.threshold = threshold;
@@ -369,13 +396,8 @@ public:
     py::tuple add_many(const u64_array& fps, const u64_array& ids) {
         const auto v = fps_with_ids(fps, ids, bits());
         const std::size_t n = v.size();
-        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
-        py::array_t<bool> is_new({static_cast<py::ssize_t>(n)});
-        py::array_t<std::uint32_t> dist({static_cast<py::ssize_t>(n)});
+        add_results out(n);
         const std::uint64_t* id = ids.data();
-        std::uint64_t* c = centre.mutable_data();
-        bool* nw = is_new.mutable_data();
-        std::uint32_t* d = dist.mutable_data();
         {
             py::gil_scoped_release release;
             std::visit(
@@ -383,14 +405,12 @@ public:
                     using C = std::decay_t<decltype(cl)>;
                     for (std::size_t i = 0; i < n; ++i) {
                         const auto r = cl.add(make_fp<typename C::fingerprint_type>(v[i]), id[i]);
-                        c[i] = r.cluster;
-                        nw[i] = r.is_new;
-                        d[i] = r.distance;
+                        out.set(i, r);
                     }
                 },
                 m_impl);
         }
-        return py::make_tuple(centre, is_new, dist);
+        return out.tuple();
     }
 
     // The cluster (centre id) of every id, and whether the id is known (the centre is 0 where not).
@@ -471,13 +491,8 @@ public:
         const auto k = sketches_from_array(sketches);
         if (k.size() != v.size()) throw py::value_error("sketches must be as many as fps");
         const std::size_t n = v.size();
-        py::array_t<std::uint64_t> centre({static_cast<py::ssize_t>(n)});
-        py::array_t<bool> is_new({static_cast<py::ssize_t>(n)});
-        py::array_t<std::uint32_t> dist({static_cast<py::ssize_t>(n)});
+        add_results out(n);
         const std::uint64_t* id = ids.data();
-        std::uint64_t* c = centre.mutable_data();
-        bool* nw = is_new.mutable_data();
-        std::uint32_t* d = dist.mutable_data();
         {
             py::gil_scoped_release release;
             std::visit(
@@ -486,14 +501,12 @@ public:
                     using F = semfp::Fingerprint<C::signature_type::bits>;
                     for (std::size_t i = 0; i < n; ++i) {
                         const auto r = cl.add(typename C::signature_type{make_fp<F>(v[i]), k[i]}, id[i]);
-                        c[i] = r.cluster;
-                        nw[i] = r.is_new;
-                        d[i] = r.distance;
+                        out.set(i, r);
                     }
                 },
                 m_impl);
         }
-        return py::make_tuple(centre, is_new, dist);
+        return out.tuple();
     }
 
     py::tuple query_many(const u64_array& ids) const {

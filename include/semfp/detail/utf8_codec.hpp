@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <semfp/detail/utf8_three.hpp>
+
 namespace semfp {
 inline namespace v0 {
 namespace detail {
@@ -44,7 +46,7 @@ struct utf8_decoded {
         const unsigned lo = (b0 == 0xE0) ? 0xA0 : 0x80;
         const unsigned hi = (b0 == 0xED) ? 0x9F : 0xBF;
         if (b1 < lo || b1 > hi || (b2 & 0xC0) != 0x80) return bad;
-        return {static_cast<char32_t>(((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu)), 3, true};
+        return {static_cast<char32_t>(utf8_three_byte_value(b0, b1, b2)), 3, true};
     }
     if (b0 < 0xF5) {
         if (left < 4) return bad;

@@ -1,7 +1,8 @@
 #pragma once
-// The value of a three-byte UTF-8 form, shared by the decoders that take three-byte units (where
-// CJK lives) inline: the segmenter's (seg_decode.hpp), the tries' (seg_dat.hpp) and the fused
-// fingerprint pass's (core/fused_text.hpp). Each checks the bytes its own way first.
+// The value of a three-byte UTF-8 form, shared by every decoder that takes three-byte units (where
+// CJK lives): the general decoder (utf8_codec.hpp), the segmenter's (seg_decode.hpp), the tries'
+// (seg_dat.hpp), the fused fingerprint pass's (core/fused_text.hpp) and the period-string scan
+// (signature/period_hashes.hpp). Each checks the bytes its own way first.
 
 #include <cstdint>
 

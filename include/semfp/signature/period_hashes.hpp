@@ -16,6 +16,7 @@
 /// form.
 
 #include <semfp/core/hash.hpp>
+#include <semfp/detail/utf8_three.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/script_fold.hpp>
 #include <semfp/text/utf8.hpp>
@@ -67,7 +68,7 @@ private:
     // Common case first: a three-byte sequence with lead E1..EC or EE..EF is well-formed when
     // two continuation bytes follow.
     if (b >= 0xE1 && b != 0xED && b <= 0xEF && i + 2 < in.size() && (p[1] & 0xC0u) == 0x80 && (p[2] & 0xC0u) == 0x80) {
-        cp = static_cast<char32_t>(((b & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu));
+        cp = static_cast<char32_t>(detail::utf8_three_byte_value(b, p[1], p[2]));
         raw = 3;
     } else {
         const utf8::decoded d = utf8::decode(in, i);
@@ -109,7 +110,7 @@ private:
     const unsigned b = p[0];
     if (b < 0x80) return period_ascii_unit(b, 1, opt.fold_case);
     if (b >= 0xE4 && b <= 0xE9 && i + 2 < in.size() && (p[1] & 0xC0u) == 0x80 && (p[2] & 0xC0u) == 0x80) {
-        const auto cp = static_cast<char32_t>(((b & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu));
+        const auto cp = static_cast<char32_t>(detail::utf8_three_byte_value(b, p[1], p[2]));
         // U+4000..U+9FFF: unchanged unless script folding maps it (fold_to_simplified's bitmap).
         if (!opt.fold_script || ((t2s_bmp_bitmap[cp >> 6] >> (cp & 63)) & 1u) == 0) {
             return {b | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16), cp, 3, 3, true};
