@@ -165,7 +165,21 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 in_region = true;
                 region = o;
             }
-            if (n - i >= 8) {
+            if (n - i >= 16) {
+                // Sixteen bytes at a time while they are all ASCII.
+                for (;;) {
+                    const std::uint32_t high = fused_copy_ascii16(s + i, out + o, opt.fold_case);
+                    if (high != 0) {
+                        const auto k = static_cast<std::size_t>(std::countr_zero(high));
+                        o += k;
+                        i += k;
+                        break;
+                    }
+                    o += 16;
+                    i += 16;
+                    if (n - i < 16) break;
+                }
+            } else if (n - i >= 8) {
                 const std::uint64_t v = fused_load_le64(s + i);
                 const std::uint64_t high = v & 0x8080808080808080ull;
                 const std::size_t k = high == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(high) >> 3);
