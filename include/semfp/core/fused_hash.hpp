@@ -25,7 +25,8 @@ namespace detail {
 [[nodiscard]] [[gnu::noinline]] inline hash128_t fused_murmur3_blocks(const char* p, std::size_t len) noexcept {
     std::uint64_t h1 = 0, h2 = 0;
     const std::size_t nblocks = len / 16;
-    for (std::size_t i = 0; i < nblocks; ++i) murmur3_block(h1, h2, fused_load_le64(p + i * 16), fused_load_le64(p + i * 16 + 8));
+    for (std::size_t i = 0; i < nblocks; ++i)
+        murmur3_block(h1, h2, fused_load_le64(p + i * 16), fused_load_le64(p + i * 16 + 8));
     const char* tail = p + nblocks * 16;
     const std::size_t rem = len & 15;
     if (rem > 8) h2 ^= murmur3_mix_k2(fused_low_bytes(fused_load_le64(tail + 8), rem - 8));

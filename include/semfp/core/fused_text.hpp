@@ -497,7 +497,8 @@ inline std::size_t fused_ascii_words(const char* p, std::size_t n, std::size_t i
             } else {
                 e = i + static_cast<std::size_t>(std::countr_zero(ends));
                 const char c = p[e];
-                if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n) e = fused_ascii_word_end(p, n, e + 2);
+                if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n)
+                    e = fused_ascii_word_end(p, n, e + 2);
             }
             emit(p + i + k, e - i - k);
             if (e - i >= 16) {

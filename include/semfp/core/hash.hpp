@@ -152,7 +152,8 @@ struct Murmur3 {
         const std::size_t len = s.size();
         const std::size_t nblocks = len / 16;
         std::uint64_t h1 = seed, h2 = seed;
-        for (std::size_t i = 0; i < nblocks; ++i) detail::murmur3_block(h1, h2, detail::load_le64(s, i * 16), detail::load_le64(s, i * 16 + 8));
+        for (std::size_t i = 0; i < nblocks; ++i)
+            detail::murmur3_block(h1, h2, detail::load_le64(s, i * 16), detail::load_le64(s, i * 16 + 8));
         const std::size_t tail = nblocks * 16;
         const std::size_t rem = len & 15;
         std::uint64_t k1 = 0, k2 = 0;

@@ -76,7 +76,8 @@ inline void fused_store_le64(char* p, std::uint64_t v) noexcept {
 
 /// Bit i set iff `p[i]` (i < 16) is an ASCII letter or digit; portable.
 [[nodiscard]] inline std::uint32_t fused_alnum16_portable(const char* p) noexcept {
-    return fused_byte_bits8(fused_alnum8(fused_load_le64(p))) | (fused_byte_bits8(fused_alnum8(fused_load_le64(p + 8))) << 8);
+    return fused_byte_bits8(fused_alnum8(fused_load_le64(p))) |
+           (fused_byte_bits8(fused_alnum8(fused_load_le64(p + 8))) << 8);
 }
 
 /// Stores the sixteen bytes at `p` to `o`, ASCII letters lowered when `fold` (exact for every
@@ -135,7 +136,8 @@ inline std::uint32_t fused_copy_ascii16(const char* p, char* o, bool fold) noexc
     const auto high = static_cast<std::uint32_t>(_mm_movemask_epi8(v));
     if (fold) {
         // Signed compares: bytes >= 0x80 are negative, so never upper case.
-        const __m128i upper = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
+        const __m128i upper =
+            _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
         v = _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
     }
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), v);
