@@ -165,7 +165,21 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
                 in_region = true;
                 region = o;
             }
-            if (n - i >= 8) {
+            if (n - i >= 16) {
+                // Sixteen bytes at a time while they are all ASCII.
+                for (;;) {
+                    const std::uint32_t high = fused_copy_ascii16(s + i, out + o, opt.fold_case);
+                    if (high != 0) {
+                        const auto k = static_cast<std::size_t>(std::countr_zero(high));
+                        o += k;
+                        i += k;
+                        break;
+                    }
+                    o += 16;
+                    i += 16;
+                    if (n - i < 16) break;
+                }
+            } else if (n - i >= 8) {
                 const std::uint64_t v = fused_load_le64(s + i);
                 const std::uint64_t high = v & 0x8080808080808080ull;
                 const std::size_t k = high == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(high) >> 3);
@@ -430,9 +444,13 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                                                   const StopwordList* stopwords, [[maybe_unused]] Sink&& sink = Sink{}) {
     constexpr bool feed = !std::is_same_v<std::remove_cvref_t<Sink>, fused_no_sink>;
     constexpr std::size_t batch_size = 128;
-    std::uint32_t offsets[batch_size];
-    std::uint32_t lengths[batch_size];
-    std::size_t pending = 0;
+    // The recorded tokens, in one object so that the pass reaches them through one pointer.
+    struct alignas(64) {
+        std::uint32_t offsets[batch_size];
+        std::uint32_t lengths[batch_size];
+        std::size_t pending = 0;
+        const char* base = nullptr;
+    } batch;
     fused_votes<Bits> acc;
     const StopwordList* list = (stopwords != nullptr && !stopwords->empty()) ? stopwords : nullptr;
     // The list's prefilter, held here for the loop (a bit per key prefix, see StopwordList).
@@ -448,7 +466,6 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         if (bundled != nullptr && n <= fused_bundled_stopwords::max_length) return !bundled->contains(p, n, key);
         return !list->contains(std::string_view(p, n));
     };
-    const char* base = nullptr;
     auto run_batch = [&]() {
         // Hash the batch first (independent iterations that overlap), then count the votes
         // sixteen at a time.
@@ -456,14 +473,16 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         std::size_t m = 0;
         if (list == nullptr) {
             // No filter: a loop the compiler keeps free of the filter's calls and branches.
-            for (std::size_t k = 0; k < pending; ++k) hashes[k] = fused_feature_bits<Bits, Hash>(base + offsets[k], lengths[k]);
+            for (std::size_t k = 0; k < batch.pending; ++k)
+                hashes[k] = fused_feature_bits<Bits, Hash>(batch.base + batch.offsets[k], batch.lengths[k]);
             if constexpr (feed)
-                for (std::size_t k = 0; k < pending; ++k) sink(base + offsets[k], static_cast<std::size_t>(lengths[k]));
-            m = pending;
+                for (std::size_t k = 0; k < batch.pending; ++k)
+                    sink(batch.base + batch.offsets[k], static_cast<std::size_t>(batch.lengths[k]));
+            m = batch.pending;
         } else {
-            for (std::size_t k = 0; k < pending; ++k) {
-                const char* p = base + offsets[k];
-                const std::size_t n = lengths[k];
+            for (std::size_t k = 0; k < batch.pending; ++k) {
+                const char* p = batch.base + batch.offsets[k];
+                const std::size_t n = batch.lengths[k];
                 if (!keep(p, n)) continue;
                 hashes[m++] = fused_feature_bits<Bits, Hash>(p, n);
                 if constexpr (feed) sink(p, n);
@@ -472,12 +491,12 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         std::size_t k = 0;
         for (; k + 16 <= m; k += 16) acc.add16(hashes + k);
         for (; k < m; ++k) acc.add(hashes[k]);
-        pending = 0;
+        batch.pending = 0;
     };
     auto emit = [&](const char* p, std::size_t n) {
         // Beyond 32-bit offsets (texts over 4 GiB) a token is counted at once (votes add up in
         // any order).
-        if (static_cast<std::size_t>(p - base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
+        if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
             if constexpr (feed) run_batch();  // the sink sees the features in text order
             if (list == nullptr || keep(p, n)) {
                 acc.add(fused_feature_bits<Bits, Hash>(p, n));
@@ -485,12 +504,12 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
             }
             return;
         }
-        offsets[pending] = static_cast<std::uint32_t>(p - base);
-        lengths[pending] = static_cast<std::uint32_t>(n);
-        if (++pending == batch_size) run_batch();
+        batch.offsets[batch.pending] = static_cast<std::uint32_t>(p - batch.base);
+        batch.lengths[batch.pending] = static_cast<std::uint32_t>(n);
+        if (++batch.pending == batch_size) run_batch();
     };
     if (buf.size() < fused_buffer_size(text.size())) buf.resize(fused_buffer_size(text.size()));
-    base = buf.data();
+    batch.base = buf.data();
     fused_pass(text, buf, opt, emit);
     run_batch();
     return acc.finish();

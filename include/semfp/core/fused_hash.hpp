@@ -23,74 +23,22 @@ namespace detail {
 /// `Murmur3::hash128(string_view(p, len))` for a buffer readable up to `p + len + 15`, by the
 /// general steps (any length). Kept out of line so that the short case inlines into the loops.
 [[nodiscard]] [[gnu::noinline]] inline hash128_t fused_murmur3_blocks(const char* p, std::size_t len) noexcept {
-    constexpr std::uint64_t c1 = 0x87c37b91114253d5ull;
-    constexpr std::uint64_t c2 = 0x4cf5ad432745937full;
     std::uint64_t h1 = 0, h2 = 0;
     const std::size_t nblocks = len / 16;
-    for (std::size_t i = 0; i < nblocks; ++i) {
-        std::uint64_t k1 = fused_load_le64(p + i * 16);
-        std::uint64_t k2 = fused_load_le64(p + i * 16 + 8);
-        k1 *= c1;
-        k1 = rotl64(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-        h1 = rotl64(h1, 27);
-        h1 += h2;
-        h1 = h1 * 5 + 0x52dce729;
-        k2 *= c2;
-        k2 = rotl64(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-        h2 = rotl64(h2, 31);
-        h2 += h1;
-        h2 = h2 * 5 + 0x38495ab5;
-    }
+    for (std::size_t i = 0; i < nblocks; ++i)
+        murmur3_block(h1, h2, fused_load_le64(p + i * 16), fused_load_le64(p + i * 16 + 8));
     const char* tail = p + nblocks * 16;
     const std::size_t rem = len & 15;
-    if (rem > 8) {
-        std::uint64_t k2 = fused_low_bytes(fused_load_le64(tail + 8), rem - 8);
-        k2 *= c2;
-        k2 = rotl64(k2, 33);
-        k2 *= c1;
-        h2 ^= k2;
-    }
-    if (rem > 0) {
-        std::uint64_t k1 = fused_low_bytes(fused_load_le64(tail), rem);
-        k1 *= c1;
-        k1 = rotl64(k1, 31);
-        k1 *= c2;
-        h1 ^= k1;
-    }
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    return {h1, h2};
+    if (rem > 8) h2 ^= murmur3_mix_k2(fused_low_bytes(fused_load_le64(tail + 8), rem - 8));
+    if (rem > 0) h1 ^= murmur3_mix_k1(fused_low_bytes(fused_load_le64(tail), rem));
+    return murmur3_finish(h1, h2, len);
 }
 
 /// `Murmur3::hash128(string_view(p, len))` for a buffer readable up to `p + len + 15`.
 [[nodiscard]] inline hash128_t fused_murmur3(const char* p, std::size_t len) noexcept {
-    constexpr std::uint64_t c1 = 0x87c37b91114253d5ull;
-    constexpr std::uint64_t c2 = 0x4cf5ad432745937full;
     if (len - 1 >= 8) return fused_murmur3_blocks(p, len);
     // Most tokens (every bigram of BMP characters): one tail word, no blocks.
-    std::uint64_t k1 = fused_low_bytes(fused_load_le64(p), len);
-    k1 *= c1;
-    k1 = rotl64(k1, 31);
-    k1 *= c2;
-    std::uint64_t h1 = k1 ^ len;
-    std::uint64_t h2 = len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    return {h1, h2};
+    return murmur3_finish(murmur3_mix_k1(fused_low_bytes(fused_load_le64(p), len)), 0, len);
 }
 
 /// `feature_bits<Bits, Hash>(string_view(p, len))`, from a padded buffer.

@@ -6,6 +6,7 @@
 /// normalized text (`fused_bigrams_from`), both resumable at any unit boundary. Each gives exactly
 /// the bytes and tokens of its reference (`normalize_into`, `CharBigramTokenizer`); tests compare.
 
+#include <semfp/detail/ascii16.hpp>
 #include <semfp/detail/utf8_three.hpp>
 #include <semfp/text/char_class.hpp>
 #include <semfp/text/normalize.hpp>
@@ -28,26 +29,6 @@ namespace detail {
 
 /// Zero bytes kept after the normalized text so that 16-byte loads past a token are in bounds.
 inline constexpr std::size_t fused_padding = 16;
-
-[[nodiscard]] inline std::uint64_t fused_load_le64(const char* p) noexcept {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    if constexpr (std::endian::native == std::endian::big) {
-        std::uint64_t r = 0;
-        for (int i = 0; i < 8; ++i) r |= ((v >> (8 * i)) & 0xFFu) << (8 * (7 - i));
-        v = r;
-    }
-    return v;
-}
-
-inline void fused_store_le64(char* p, std::uint64_t v) noexcept {
-    if constexpr (std::endian::native == std::endian::big) {
-        std::uint64_t r = 0;
-        for (int i = 0; i < 8; ++i) r |= ((v >> (8 * i)) & 0xFFu) << (8 * (7 - i));
-        v = r;
-    }
-    std::memcpy(p, &v, 8);
-}
 
 /// The low `n` bytes (n <= 8) of a little-endian word.
 [[nodiscard]] constexpr std::uint64_t fused_low_bytes(std::uint64_t v, std::size_t n) noexcept {
@@ -290,17 +271,6 @@ template <class Next>
     return !fused_test_bit(raw.pair, tw_raw_pair_slot(fused_load_le64(in.data() + i) & 0xFFFFFFFFFFFFull));
 }
 
-/// ASCII case folding of eight bytes: exact for every byte below the first one >= 0x80 (a carry
-/// out of a byte >= 0x80 only reaches the bytes after it).
-[[nodiscard]] constexpr std::uint64_t fused_fold_case8(std::uint64_t v) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ull;
-    // High bit of each byte: byte >= 'A' and byte > 'Z' (no carries out of ASCII bytes).
-    const std::uint64_t ge_a = v + ones * (0x80 - 'A');
-    const std::uint64_t gt_z = v + ones * (0x80 - 'Z' - 1);
-    const std::uint64_t upper = ge_a & ~gt_z & (ones * 0x80);
-    return v | (upper >> 2);
-}
-
 /// The most output bytes one input byte can produce in normalization: 2 for script folding (a
 /// three-byte character may fold to a four-byte one), more if some Taiwan phrase's replacement
 /// is longer than twice its characters' three bytes each (every character a phrase consumes is
@@ -429,17 +399,6 @@ inline std::size_t fused_normalize(std::string_view in, std::string& buf, const 
     return static_cast<std::size_t>(fused_normalize_from(in, 0, buf.data(), opt) - buf.data());
 }
 
-/// 0x80 in every byte of `v` that is an ASCII letter or digit, 0 in the others.
-[[nodiscard]] constexpr std::uint64_t fused_alnum8(std::uint64_t v) noexcept {
-    constexpr std::uint64_t ones = 0x0101010101010101ull;
-    constexpr std::uint64_t h = ones * 0x80;
-    const std::uint64_t x = v & ~h;  // seven low bits: no carries between bytes below
-    const std::uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x80 - '9' - 1));
-    const std::uint64_t y = x | (ones * 0x20);
-    const std::uint64_t letter = (y + ones * (0x80 - 'a')) & ~(y + ones * (0x80 - 'z' - 1));
-    return (digit | letter) & ~v & h;
-}
-
 /// True for the classes that form CJK runs (n-grams).
 [[nodiscard]] constexpr bool fused_is_cjk(char_class k) noexcept {
     return k == char_class::han || k == char_class::kana || k == char_class::hangul;
@@ -494,6 +453,65 @@ inline std::size_t fused_cjk_run(std::string_view t, std::size_t start, std::siz
     return pos;
 }
 
+/// The end of the ASCII word (`scan_ascii_word`: runs of letters and digits, joined by one '.',
+/// '-' or '_' between two of them) of the text `p[0..n)` (followed by `fused_padding` zero
+/// bytes, which end every word: no bounds checks) whose letters and digits run from its start up
+/// to `e`, or further.
+[[nodiscard]] inline std::size_t fused_ascii_word_end(const char* p, std::size_t n, std::size_t e) noexcept {
+    for (;;) {
+        const std::uint32_t other = ~fused_alnum16(p + e) & 0xFFFFu;
+        if (other == 0) {
+            e += 16;
+            continue;
+        }
+        e += static_cast<std::size_t>(std::countr_zero(other));
+        const char c = p[e];
+        if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n) {
+            e += 2;
+            continue;
+        }
+        return e;
+    }
+}
+
+/// The token pass over ASCII text from the ASCII byte `p[i]` (`i` < `n`) of a text `p[0..n)`
+/// followed by `fused_padding` zero bytes: emits its words, and returns the position of the next
+/// non-ASCII byte (or a position >= `n`). Each sixteen bytes are classified once: the words that
+/// end inside them (most) need no other read.
+template <class Emit>
+inline std::size_t fused_ascii_words(const char* p, std::size_t n, std::size_t i, Emit& emit) {
+    for (;;) {
+        std::uint32_t alnum, high;
+        fused_classify16(p + i, alnum, high);
+        // Letters, digits and non-ASCII bytes stop the skip over separators. The zero padding is
+        // none of them, so a skip may end past the text, which ends the caller's loop.
+        std::uint32_t stop = alnum | high;
+        std::size_t next = i + 16;
+        while (stop != 0) {
+            const auto k = static_cast<std::size_t>(std::countr_zero(stop));
+            if (((high >> k) & 1u) != 0) return i + k;
+            const std::uint32_t ends = ~alnum & (0xFFFFu << k) & 0xFFFFu;
+            std::size_t e = 0;
+            if (ends == 0) {
+                e = fused_ascii_word_end(p, n, i + 16);
+            } else {
+                e = i + static_cast<std::size_t>(std::countr_zero(ends));
+                const char c = p[e];
+                if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n)
+                    e = fused_ascii_word_end(p, n, e + 2);
+            }
+            emit(p + i + k, e - i - k);
+            if (e - i >= 16) {
+                next = e;  // the word ran past these sixteen bytes
+                break;
+            }
+            stop &= 0xFFFFu << (e - i);
+        }
+        i = next;
+        if (i >= n) return i;
+    }
+}
+
 /// The token pass over a normalized text `t` (followed by `fused_padding` zero bytes) from
 /// position `i`, where `CharBigramTokenizer::tokenize`'s loop would be: calls `emit(p, len)` for
 /// exactly the tokens it yields from there, in order.
@@ -504,40 +522,7 @@ inline void fused_bigrams_from(std::string_view t, std::size_t i, Emit& emit) {
     while (i < n) {
         const auto b = static_cast<unsigned char>(p[i]);
         if (b < 0x80) {
-            // Skip to the next ASCII letter or digit or non-ASCII byte, eight bytes at a time
-            // (the zero padding is neither, so a skip may end past the text, which ends the loop).
-            constexpr std::uint64_t h = 0x8080808080808080ull;
-            const std::uint64_t v = fused_load_le64(p + i);
-            const std::uint64_t stop = fused_alnum8(v) | (v & h);
-            if (stop == 0) {
-                i += 8;
-                continue;
-            }
-            const std::size_t k = static_cast<std::size_t>(std::countr_zero(stop) >> 3);
-            if (k != 0) {
-                i += k;
-                continue;
-            }
-            // An ASCII word (scan_ascii_word): runs of letters and digits, joined by one '.', '-'
-            // or '_' between two of them. The zero padding ends every word: no bounds checks.
-            std::size_t e = i;
-            for (;;) {
-                const std::uint64_t w = fused_load_le64(p + e);
-                const std::uint64_t other = ~fused_alnum8(w) & h;
-                if (other == 0) {
-                    e += 8;
-                    continue;
-                }
-                e += static_cast<std::size_t>(std::countr_zero(other) >> 3);
-                const char c = p[e];
-                if ((c == '.' || c == '-' || c == '_') && is_ascii_alnum(p[e + 1]) && e + 1 < n) {
-                    e += 2;
-                    continue;
-                }
-                break;
-            }
-            emit(p + i, e - i);
-            i = e;
+            i = fused_ascii_words(p, n, i, emit);
             continue;
         }
         const fused_unit u = fused_classify(t, i);

@@ -53,6 +53,41 @@ namespace detail {
     return k;
 }
 
+/// MurmurHash3 x64_128's mix of a block's or tail's first 64-bit lane (k1).
+[[nodiscard]] constexpr std::uint64_t murmur3_mix_k1(std::uint64_t k) noexcept {
+    return rotl64(k * 0x87c37b91114253d5ull, 31) * 0x4cf5ad432745937full;
+}
+
+/// MurmurHash3 x64_128's mix of a block's or tail's second 64-bit lane (k2).
+[[nodiscard]] constexpr std::uint64_t murmur3_mix_k2(std::uint64_t k) noexcept {
+    return rotl64(k * 0x4cf5ad432745937full, 33) * 0x87c37b91114253d5ull;
+}
+
+/// One 16-byte block (lanes `k1`, `k2`) into MurmurHash3 x64_128's state.
+constexpr void murmur3_block(std::uint64_t& h1, std::uint64_t& h2, std::uint64_t k1, std::uint64_t k2) noexcept {
+    h1 ^= murmur3_mix_k1(k1);
+    h1 = rotl64(h1, 27);
+    h1 += h2;
+    h1 = h1 * 5 + 0x52dce729;
+    h2 ^= murmur3_mix_k2(k2);
+    h2 = rotl64(h2, 31);
+    h2 += h1;
+    h2 = h2 * 5 + 0x38495ab5;
+}
+
+/// MurmurHash3 x64_128's finalization of the state after `len` bytes (h1 as `lo`, h2 as `hi`).
+[[nodiscard]] constexpr hash128_t murmur3_finish(std::uint64_t h1, std::uint64_t h2, std::size_t len) noexcept {
+    h1 ^= len;
+    h2 ^= len;
+    h1 += h2;
+    h2 += h1;
+    h1 = fmix64(h1);
+    h2 = fmix64(h2);
+    h1 += h2;
+    h2 += h1;
+    return {h1, h2};
+}
+
 [[nodiscard]] constexpr std::uint64_t load_le64(std::string_view s, std::size_t pos) noexcept {
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < 8; ++i) v |= std::uint64_t{static_cast<unsigned char>(s[pos + i])} << (8 * i);
@@ -114,56 +149,20 @@ struct Fnv1a {
 /// reference implementation's output on little-endian machines; `hash64` is h1.
 struct Murmur3 {
     [[nodiscard]] static constexpr hash128_t hash128_seeded(std::string_view s, std::uint64_t seed) noexcept {
-        constexpr std::uint64_t c1 = 0x87c37b91114253d5ull;
-        constexpr std::uint64_t c2 = 0x4cf5ad432745937full;
         const std::size_t len = s.size();
         const std::size_t nblocks = len / 16;
         std::uint64_t h1 = seed, h2 = seed;
-        for (std::size_t i = 0; i < nblocks; ++i) {
-            std::uint64_t k1 = detail::load_le64(s, i * 16);
-            std::uint64_t k2 = detail::load_le64(s, i * 16 + 8);
-            k1 *= c1;
-            k1 = detail::rotl64(k1, 31);
-            k1 *= c2;
-            h1 ^= k1;
-            h1 = detail::rotl64(h1, 27);
-            h1 += h2;
-            h1 = h1 * 5 + 0x52dce729;
-            k2 *= c2;
-            k2 = detail::rotl64(k2, 33);
-            k2 *= c1;
-            h2 ^= k2;
-            h2 = detail::rotl64(h2, 31);
-            h2 += h1;
-            h2 = h2 * 5 + 0x38495ab5;
-        }
+        for (std::size_t i = 0; i < nblocks; ++i)
+            detail::murmur3_block(h1, h2, detail::load_le64(s, i * 16), detail::load_le64(s, i * 16 + 8));
         const std::size_t tail = nblocks * 16;
         const std::size_t rem = len & 15;
         std::uint64_t k1 = 0, k2 = 0;
         auto byte = [&](std::size_t i) noexcept { return std::uint64_t{static_cast<unsigned char>(s[tail + i])}; };
         for (std::size_t i = rem; i > 8; --i) k2 ^= byte(i - 1) << (8 * (i - 9));
-        if (rem > 8) {
-            k2 *= c2;
-            k2 = detail::rotl64(k2, 33);
-            k2 *= c1;
-            h2 ^= k2;
-        }
+        if (rem > 8) h2 ^= detail::murmur3_mix_k2(k2);
         for (std::size_t i = (rem < 8 ? rem : 8); i > 0; --i) k1 ^= byte(i - 1) << (8 * (i - 1));
-        if (rem > 0) {
-            k1 *= c1;
-            k1 = detail::rotl64(k1, 31);
-            k1 *= c2;
-            h1 ^= k1;
-        }
-        h1 ^= len;
-        h2 ^= len;
-        h1 += h2;
-        h2 += h1;
-        h1 = detail::fmix64(h1);
-        h2 = detail::fmix64(h2);
-        h1 += h2;
-        h2 += h1;
-        return {h1, h2};
+        if (rem > 0) h1 ^= detail::murmur3_mix_k1(k1);
+        return detail::murmur3_finish(h1, h2, len);
     }
     [[nodiscard]] static constexpr hash128_t hash128(std::string_view s) noexcept { return hash128_seeded(s, 0); }
     [[nodiscard]] static constexpr std::uint64_t hash64(std::string_view s) noexcept { return hash128_seeded(s, 0).lo; }

@@ -3,6 +3,7 @@
 // read through `StopwordList::prefilter`, the fast "no phrase here" test and the shared
 // three-byte UTF-8 formula.
 #include "support/catch.hpp"
+#include "support/fused_reference.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/fused_fingerprint.hpp>
@@ -67,14 +68,7 @@ std::vector<std::string> run_texts(std::size_t count, std::uint32_t seed) {
     return out;
 }
 
-template <class FP>
-void require_same_as_reference(const FP& fp, const std::vector<std::string>& texts) {
-    semfp::fingerprint_scratch a, b;
-    for (const std::string& t : texts) {
-        INFO("text of " << t.size() << " bytes");
-        REQUIRE(fp(t, a) == fp.reference(t, b));
-    }
-}
+using semfp_test::require_same_as_reference;
 
 }  // namespace
 

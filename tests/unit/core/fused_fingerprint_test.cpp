@@ -1,4 +1,5 @@
 #include "support/catch.hpp"
+#include "support/fused_reference.hpp"
 #include "support/sample_text.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
@@ -98,14 +99,7 @@ std::vector<std::string> reference_tokens(std::string_view normalized) {
     return t;
 }
 
-template <class FP>
-void require_same_as_reference(const FP& fp, const std::vector<std::string>& texts) {
-    semfp::fingerprint_scratch a, b;
-    for (const std::string& t : texts) {
-        INFO("text of " << t.size() << " bytes");
-        REQUIRE(fp(t, a) == fp.reference(t, b));
-    }
-}
+using semfp_test::require_same_as_reference;
 
 }  // namespace
 
