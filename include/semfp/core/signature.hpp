@@ -70,7 +70,9 @@ struct two_stage_rule {
     /// Pairs this close are accepted without the sketch (searched exactly by `TwoStageClusterer`:
     /// at most `HammingIndex<Bits>::max_radius`).
     unsigned accept_distance = 5;
-    /// Smallest estimated Jaccard similarity of a verified pair.
+    /// Smallest estimated Jaccard similarity of a verified pair. 0.645: the largest negative
+    /// estimate within the radius on the tuning half (0.600 at both widths) plus 0.045, the
+    /// estimate's standard-deviation bound (bench/results/two_stage.md).
     double min_similarity = 0.645;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
@@ -105,7 +107,7 @@ struct two_stage_rule {
     /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128. The
     /// radius is the one that finds the most pairs of the tuning half through the banded stage
     /// with no false positive and a margin of at least 0.045 (the estimate's standard deviation
-    /// bound) between `min_similarity` and every negative within it (0.600 against 0.65 at
+    /// bound) between `min_similarity` and every negative within it (0.600 against 0.645 at
     /// both widths); ties go to the smaller radius. On the confirmation half: zero false
     /// positives, plain and same-site (bench/results/two_stage.md).
     template <std::size_t Bits>
