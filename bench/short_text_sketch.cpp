@@ -2,7 +2,7 @@
 // 4-byte feature count, 132 bytes) against a bottom-k sketch of the same size (the 32 smallest
 // distinct 32-bit feature hashes + a 4-byte count, 132 bytes) on the same pairs: the error of
 // each estimate against the exact Jaccard similarity of the feature sets (the default pipeline's
-// tokens, ASCII words as character bigrams, as SignatureFingerprinter::exact_jaccard computes it).
+// tokens, or a short text's character bigrams, as SignatureFingerprinter::exact_jaccard computes it).
 //
 //   semfp_short_text_sketch PAIRS.jsonl DOCS.jsonl
 //
@@ -268,19 +268,17 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < docs.size(); ++i) {
             doc& d = docs[i];
             semfp::MinHashSketcher sk;
-            std::vector<std::string> tokens;
             fp.for_each_feature(dev.texts[i], norm, [&](std::string_view t) {
-                tokens.emplace_back(t);
+                d.features.push_back(semfp::MinHashSketcher::feature_hash(t));
                 sk.add_token(t);
             });
-            // The features of the view the sketch holds (MinHashSketcher::short_tokens).
-            for (const std::string& t : tokens) {
-                if (tokens.size() < semfp::MinHashSketcher::short_tokens)
-                    semfp::MinHashSketcher::for_each_token_hash(t, [&d](std::uint64_t h) { d.features.push_back(h); });
-                else
-                    d.features.push_back(semfp::MinHashSketcher::feature_hash(t));
+            // The features of the view the sketch holds (MinHashSketcher::short_tokens): a short
+            // text's are the character bigrams of its normalized text.
+            if (!d.features.empty() && sk.is_short()) {
+                d.features.clear();
+                semfp::MinHashSketcher::for_each_text_bigram(norm, [&d](std::uint64_t h) { d.features.push_back(h); });
             }
-            d.sketch = sk.finish();
+            d.sketch = sk.finish(norm);
             std::sort(d.features.begin(), d.features.end());
             d.features.erase(std::unique(d.features.begin(), d.features.end()), d.features.end());
             for (const std::uint64_t h : d.features) d.bottom.push_back(static_cast<std::uint32_t>(h >> 32));

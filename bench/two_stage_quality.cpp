@@ -330,6 +330,26 @@ void radius_sweep(const std::vector<pair_row>& pairs, const std::vector<semfp::S
     };
     for (const auto& [kind, r] : t) row_out(kind, r);
     row_out("all positives", all);
+    // Why script conversions are missed at the library's radius: beyond it, no candidate (no
+    // shared band and beyond the accept distance), or a sketch estimate below the threshold.
+    std::snprintf(buf, sizeof buf,
+                  "\nScript-conversion pairs the library's rule (radius %u) misses: half, distance, sketch estimate, "
+                  "shared band, reason.\n\n| kind | half | distance | estimate | shared band | reason |\n|---|---:|---:|---:|---|---|\n",
+                  lib.radius);
+    emit(buf);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const std::string& kind = pairs[i].kind;
+        if (!pairs[i].positive || pairs[i].half < 0 || (kind.find("s2t") == std::string::npos && kind.find("tw") == std::string::npos))
+            continue;
+        if (found(i, lib.radius)) continue;
+        const bool band = semfp::share_band(sig[pairs[i].a].sketch, sig[pairs[i].b].sketch, def);
+        const char* reason = v[i].d > lib.radius                                    ? "beyond the radius"
+                             : !(v[i].d <= rule.accept_distance || band)            ? "no candidate"
+                                                                                    : "estimate below the threshold";
+        std::snprintf(buf, sizeof buf, "| %s | %d | %u | %.3f | %s | %s |\n", kind.c_str(), pairs[i].half, v[i].d, v[i].j,
+                      band ? "yes" : "no", reason);
+        emit(buf);
+    }
     emit("\n");
 }
 

@@ -243,7 +243,7 @@ int run_compare(const compare_command& cmd) {
         out += line;
         std::snprintf(line, sizeof line,
                       "two-stage: distance %u (accepted <= %u, with the sketch <= %u), sketch similarity %.4f "
-                      "(needed %.2f, %.2f when a text has < %u tokens; tokens A %u, B %u): %s; "
+                      "(needed %.3g, %.3g when a text has < %u tokens; tokens A %u, B %u): %s; "
                       "dedup --verify sketch: %s\n",
                       distance, rule.accept_distance, rule.radius, sketch_similarity, rule.min_similarity,
                       rule.short_similarity, static_cast<unsigned>(rule.short_features),

@@ -12,7 +12,7 @@ namespace semfp::cli {
 namespace {
 
 constexpr std::string_view fp_magic = "SEMFPFPB";
-constexpr std::uint32_t fp_version = 3;  // 2: the hybrid sketch (MinHashSketch::state() + payload()); 3: ASCII words as bigrams
+constexpr std::uint32_t fp_version = 4;  // 2: the hybrid sketch (MinHashSketch::state() + payload()); 3: ASCII words as bigrams; 4: short texts as text bigrams
 constexpr std::uint32_t longest_string = std::uint32_t{1} << 30;
 
 }  // namespace
@@ -115,7 +115,7 @@ FpFileReader::FpFileReader(const std::string& path) : m_path(path), m_impl(std::
         r.bytes(m, 8);
         if (std::string_view(reinterpret_cast<const char*>(m), 8) != fp_magic)
             semfp::detail::throw_format_error("not a fingerprint file of semfp fingerprint --out-format bin (bad magic)", 0);
-        if (const auto v = r.u32(); v == 1 || v == 2)
+        if (const auto v = r.u32(); v >= 1 && v < fp_version)
             semfp::detail::throw_format_error(
                 "fingerprint file version " + std::to_string(v) +
                     " (sketches of an earlier semfp, not comparable with this version's); run semfp fingerprint again",

@@ -4,7 +4,7 @@
 //
 //     offset  size  field
 //     0       8     magic "SEMFPFPB"
-//     8       4     format version (2; version 1, whose sketches are not comparable, is refused)
+//     8       4     format version (4; versions 1-3, whose sketches are not comparable, are refused)
 //     12      4     fingerprint width in bits (64 or 128)
 //     16      4+n   options digest (16 hex digits of the SHA-256 of the identity, digest.hpp)
 //     ...     4+n   identity: the pipeline and input options as canonical JSON, with the version

@@ -77,7 +77,7 @@ std::string describe_settings(const link_settings& s, const two_stage_rule& rule
     std::string d = "simhash, Hamming distance <= " + std::to_string(s.hd);
     if (s.verify) {
         char t[96];
-        std::snprintf(t, sizeof t, ", or <= %u with sketch similarity >= %.2f (%.2f for short texts)", rule.radius,
+        std::snprintf(t, sizeof t, ", or <= %u with sketch similarity >= %.3g (%.3g for short texts)", rule.radius,
                       rule.min_similarity, rule.short_similarity);
         d += t;
     }

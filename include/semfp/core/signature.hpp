@@ -8,8 +8,8 @@
 /// pairs up to a generous Hamming radius (`two_stage_rule::radius`) and let the sketch, an
 /// estimate of the Jaccard similarity of the same features, decide those beyond the accept
 /// distance (`two_stage_rule::min_similarity`). Both come from one normalization and one
-/// tokenization: the sketch hashes the tokens the Simhash votes with (in a short text, ASCII
-/// words as their character bigrams: `MinHashSketcher::add_token`).
+/// tokenization: the sketch hashes the tokens the Simhash votes with (in a short text, the
+/// character bigrams of the normalized text: `MinHashSketcher::finish(normalized)`).
 ///
 /// Two radii. `radius` bounds the pairs the rule accepts; it is not the radius of a search.
 /// `TwoStageClusterer` (and the `semfp` tool's `--verify sketch`) finds its candidates beyond
@@ -35,6 +35,7 @@
 #include <semfp/core/fused_fingerprint.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/sketch.hpp>
+#include <semfp/text/normalize.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -69,16 +70,20 @@ struct two_stage_rule {
     /// Pairs this close are accepted without the sketch (searched exactly by `TwoStageClusterer`:
     /// at most `HammingIndex<Bits>::max_radius`).
     unsigned accept_distance = 5;
-    /// Smallest estimated Jaccard similarity of a verified pair.
-    double min_similarity = 0.65;
+    /// Smallest estimated Jaccard similarity of a verified pair. 0.645: the largest negative
+    /// estimate within the radius on the tuning half (0.600 at both widths) plus 0.045, the
+    /// estimate's standard-deviation bound (bench/results/two_stage.md).
+    double min_similarity = 0.645;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
-    /// Smallest similarity when either text is short (between two short texts: the exact
-    /// Jaccard similarity of their feature sets). 0.78: the smallest multiple of 0.01 without a
-    /// false positive on either half of the short-text set (bench/short_text_quality.py --clean,
-    /// bench/short_text_sketch.cpp); the tuning half alone gives 0.74, which leaves two same-site
-    /// pairs of usage lines on the confirmation half (bench/results/two_stage.md).
-    double short_similarity = 0.78;
+    /// Smallest similarity when either text is short (in the short view: the Jaccard similarity
+    /// of the character bigrams of the normalized texts, white space removed). 0.71, by a rule
+    /// fixed before measuring: the smallest multiple of 0.01 without a false positive on the
+    /// tuning half of the short-text set (0.66), plus 0.045 (the b-bit estimate's standard-
+    /// deviation bound), rounded up to 0.01. The confirmation half was looked at only after
+    /// (bench/short_text_quality.py --clean, bench/short_text_sketch.cpp;
+    /// bench/results/two_stage.md).
+    double short_similarity = 0.71;
 
     /// Largest radius of an exact Hamming search serving as this rule's candidate stage at `Bits`
     /// bits: 12 of 64, 28 of 128 (see `exact_search_radius`).
@@ -102,7 +107,7 @@ struct two_stage_rule {
     /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128. The
     /// radius is the one that finds the most pairs of the tuning half through the banded stage
     /// with no false positive and a margin of at least 0.045 (the estimate's standard deviation
-    /// bound) between `min_similarity` and every negative within it (0.600 against 0.65 at
+    /// bound) between `min_similarity` and every negative within it (0.600 against 0.645 at
     /// both widths); ties go to the smaller radius. On the confirmation half: zero false
     /// positives, plain and same-site (bench/results/two_stage.md).
     template <std::size_t Bits>
@@ -174,7 +179,11 @@ public:
                 auto sink = [&sketcher](const char* p, std::size_t n) noexcept { sketcher.add_token(std::string_view(p, n)); };
                 const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
                     text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
-                return {fp, sketcher.finish()};
+                if (!sketcher.is_short()) return {fp, sketcher.finish()};
+                // A short text is short: normalizing it a second time for its bigram view is
+                // cheap, and keeps the fused pass of long texts free of it.
+                normalize_into(text, scratch.text, o.normalize);
+                return {fp, sketcher.finish(scratch.text)};
             }
         }
         return reference(text, scratch);
@@ -193,31 +202,31 @@ public:
                 acc.add(t, 1);
                 sketcher.add_token(t);
             });
-            return {acc.finish(), sketcher.finish()};
+            return {acc.finish(), sketcher.finish(scratch.text)};
         }
         signature_type s;
         s.fingerprint = m_fp.reference(text, scratch);
         m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add_token(t); });
-        s.sketch = sketcher.finish();
+        s.sketch = sketcher.finish(scratch.text);
         return s;
     }
 
     /// The exact Jaccard similarity of the feature sets of two texts (what the sketch estimates:
-    /// the tokens; in a text of fewer than `MinHashSketcher::short_tokens` tokens, ASCII words as
-    /// their character bigrams): 1 for two texts without tokens. Allocates; O(n log n).
+    /// the tokens; in a text of fewer than `MinHashSketcher::short_tokens` tokens, the character
+    /// bigrams of its normalized text): 1 for two texts without tokens. Allocates; O(n log n).
     [[nodiscard]] double exact_jaccard(std::string_view a, std::string_view b) const {
         std::string norm;
         auto set_of = [&](std::string_view text) {
             std::vector<std::uint64_t> hs;
-            std::vector<std::string> tokens;
-            m_fp.for_each_feature(text, norm, [&](std::string_view t) { tokens.emplace_back(t); });
+            std::size_t tokens = 0;
+            m_fp.for_each_feature(text, norm, [&](std::string_view t) {
+                hs.push_back(MinHashSketcher::feature_hash(t));
+                ++tokens;
+            });
             // The view the sketch of this text holds (MinHashSketcher::short_tokens).
-            const bool short_view = tokens.size() < MinHashSketcher::short_tokens;
-            for (const std::string& t : tokens) {
-                if (short_view)
-                    MinHashSketcher::for_each_token_hash(t, [&hs](std::uint64_t h) { hs.push_back(h); });
-                else
-                    hs.push_back(MinHashSketcher::feature_hash(t));
+            if (tokens != 0 && tokens < MinHashSketcher::short_tokens) {
+                hs.clear();
+                MinHashSketcher::for_each_text_bigram(norm, [&hs](std::uint64_t h) { hs.push_back(h); });
             }
             std::sort(hs.begin(), hs.end());
             hs.erase(std::unique(hs.begin(), hs.end()), hs.end());

@@ -41,11 +41,11 @@
 ///
 /// Features are hashed with FNV-1a and a 64-bit finalizer under a seed of their own, so the
 /// sketch is independent of the fingerprint's feature hash; the sketch uses the top 32 bits.
-/// Identical on every platform. `MinHashSketcher::add_token` (what `SignatureFingerprinter`
-/// uses) sketches a token of ASCII bytes as the character bigrams of the word between boundary
-/// marks and any other token whole: a one-letter edit of a word then changes two features, not
-/// the word, which short texts need (a title's few words are most of its features). Saved
-/// signatures of this feature set are format 3 (index/signature_file.hpp).
+/// Identical on every platform. `SignatureFingerprinter` sketches a text of at least 30 tokens
+/// by its whole tokens and a shorter one by the character bigrams of its normalized text
+/// (`MinHashSketcher::finish(normalized)`): a one-letter edit of a short title then changes two
+/// features, not a whole word. Saved signatures of this feature set are format 4
+/// (index/signature_file.hpp).
 
 #include <semfp/core/hash.hpp>
 
@@ -213,105 +213,109 @@ private:
 
 /// Builds a `MinHashSketch` from features added one at a time. Allocation-free, noexcept.
 ///
-/// Two views of the same tokens. A text of fewer than `short_tokens` tokens (`add_token`) is
-/// sketched with its ASCII words as their character bigrams (`for_each_token_hash`); a longer
-/// text with whole tokens, as before. Short texts need the bigrams (a title's few words are most
-/// of its features, and a one-letter edit would lose a whole word); long texts keep whole words,
-/// which tell apart English-heavy documents that share many letter pairs (measured in
-/// bench/results/two_stage.md). Both views hash Chinese tokens alike, so a short and a long
-/// sketch stay comparable; with ASCII words their similarity is underestimated (only the rule's
-/// short threshold compares them). `features()` of the sketch tells which view it holds.
+/// Two views of a text. A text of at least `short_tokens` tokens (`add_token`) is sketched with
+/// its whole tokens; a shorter one, when `finish` is given its normalized text, with the
+/// character bigrams of that text, white space removed (`for_each_text_bigram`). Short texts
+/// need the bigrams: a title's few words are most of its features, a one-letter edit would lose
+/// a whole word, and punctuation and stopwords carry what tells two template lines apart (on the
+/// short-text set the bigrams of the text separate near-duplicates from the rest completely,
+/// the tokens do not; bench/results/two_stage.md). Long texts keep whole tokens, which tell
+/// apart English-heavy documents that share many letter pairs. A bigram of two adjacent
+/// characters hashes like the two-character token of the same bytes, so the Chinese bigram
+/// tokens of a long text meet the same features in a short one and the views stay comparable
+/// (a short-long pair is underestimated by the short view's extra bigrams; only the rule's short
+/// threshold compares such pairs). `features()` of the sketch (the token count) tells which view
+/// it holds.
 class MinHashSketcher {
 public:
-    /// Texts with fewer tokens than this are sketched in the short view (`add_token`).
+    /// Texts with fewer tokens than this are sketched in the short view (`finish(normalized)`).
     static constexpr std::uint32_t short_tokens = detail::sketch_short_tokens;
 
     /// The hash of a feature as the sketch uses it (the sketch keeps its top 32 bits).
     [[nodiscard]] static constexpr std::uint64_t feature_hash(std::string_view feature) noexcept {
-        return detail::fmix64(Fnv1a::hash64(feature) ^ 0x5EED5EED5EED5EEDull);
+        return finish_feature_hash(Fnv1a::hash64(feature));
     }
 
-    /// Adds one occurrence of `feature` (repeats do not change the set, only `features()`), the
-    /// same in both views.
+    /// Adds one occurrence of `feature` (repeats do not change the set, only `features()`).
     constexpr void add(std::string_view feature) noexcept { add_hash(feature_hash(feature)); }
 
-    /// Calls `f(h)` with the feature hashes a token contributes in the short view: a token of
-    /// ASCII bytes only (a word, a number) gives one hash per character bigram of the word
-    /// between two boundary marks (n + 1 hashes for n bytes: "tk" gives "^t", "tk", "k$"), any
-    /// other token its `feature_hash`. Why: a whole-word feature turns a one-letter edit of a
-    /// short title into a lost token, and two template lines that differ in one word into sets
-    /// that differ by one element of a few; the bigrams of the word keep both proportional to the
-    /// characters changed (bench/results/two_stage.md, short texts).
+    /// Calls `f(h)` with the features of the short view of the normalized text `text`: the
+    /// `feature_hash` of every pair of neighbouring characters (UTF-8 sequences; a stray byte
+    /// counts as one character) once ASCII white space is removed, in text order, repeats
+    /// included; a text of one character gives that character's hash, a text of white space
+    /// nothing. O(bytes); never reads beyond `text`.
     template <class F>
-    static constexpr void for_each_token_hash(std::string_view token, F&& f) noexcept {
-        if (!is_ascii_word(token)) {
-            f(feature_hash(token));
-            return;
+    static constexpr void for_each_text_bigram(std::string_view text, F&& f) noexcept {
+        std::size_t prev = 0, prev_len = 0, chars = 0;
+        for (std::size_t i = 0; i < text.size();) {
+            const auto u = static_cast<unsigned char>(text[i]);
+            if (u == ' ' || (u >= 0x09 && u <= 0x0D)) {
+                ++i;
+                continue;
+            }
+            std::size_t n = u < 0xC0 ? 1 : u < 0xE0 ? 2 : u < 0xF0 ? 3 : u < 0xF8 ? 4 : 1;
+            // A sequence cut by the end of the text, or with a lead byte whose continuation
+            // bytes are missing, is one character per byte.
+            for (std::size_t k = 1; k < n; ++k)
+                if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) n = 1;
+            if (chars != 0) {
+                std::uint64_t h = Fnv1a::offset64;
+                for (std::size_t k = 0; k < prev_len; ++k) h = (h ^ static_cast<unsigned char>(text[prev + k])) * Fnv1a::prime64;
+                for (std::size_t k = 0; k < n; ++k) h = (h ^ static_cast<unsigned char>(text[i + k])) * Fnv1a::prime64;
+                f(finish_feature_hash(h));
+            }
+            prev = i;
+            prev_len = n;
+            ++chars;
+            i += n;
         }
-        std::uint64_t prev = 0x100;  // the start mark (no byte has this value)
-        for (const char c : token) {
-            const std::uint64_t cur = static_cast<unsigned char>(c);
-            f(ascii_bigram_hash(prev, cur));
-            prev = cur;
-        }
-        f(ascii_bigram_hash(prev, 0x101));  // the end mark
+        if (chars == 1) f(feature_hash(text.substr(prev, prev_len)));
     }
 
-    /// Adds one token (one occurrence: `features()` counts tokens): whole to the long view, as
-    /// `for_each_token_hash` gives to the short one (while fewer than `short_tokens` tokens have
-    /// been added). What `SignatureFingerprinter` adds for each token.
-    constexpr void add_token(std::string_view token) noexcept {
-        const std::uint64_t whole = feature_hash(token);
-        // After the first short_tokens tokens only the long view is kept: the cost per token of
-        // a long text is then what it was with one view.
-        if (m_count < short_tokens) [[unlikely]]
-            add_short(token, whole);
-        m_long.take(whole);
-        if (m_count != MinHashSketch::max_features) ++m_count;
-    }
+    /// Adds one token (one occurrence: `features()` counts tokens) to the whole-token view.
+    /// What `SignatureFingerprinter` adds for each token.
+    constexpr void add_token(std::string_view token) noexcept { add_hash(feature_hash(token)); }
 
     /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
-    /// every document compared; only the top 32 bits are used), the same in both views.
+    /// every document compared; only the top 32 bits are used).
     constexpr void add_hash(std::uint64_t h) noexcept {
-        if (m_count < short_tokens) m_short.take(h);
-        m_long.take(h);
+        m_view.take(h);
         if (m_count != MinHashSketch::max_features) ++m_count;
     }
 
-    /// The sketch of what was added (the short view below `short_tokens` occurrences, else the
-    /// long one); the sketcher is reset for the next document.
+    /// True while fewer than `short_tokens` features were added: `finish(normalized)` would
+    /// sketch the text's bigrams (a caller can skip making the normalized text otherwise).
+    [[nodiscard]] constexpr bool is_short() const noexcept { return m_count < short_tokens; }
+
+    /// The sketch of what was added, whole features in every case; the sketcher is reset.
     [[nodiscard]] constexpr MinHashSketch finish() noexcept {
         MinHashSketch out;
-        if (m_count != 0) out = (m_count < short_tokens ? m_short : m_long).sketch(m_count);
-        m_short.reset();
-        m_long.reset();
+        if (m_count != 0) out = m_view.sketch(m_count);
+        m_view.reset();
+        m_count = 0;
+        return out;
+    }
+
+    /// The sketch of a text whose tokens were added, `normalized` being the normalized text they
+    /// come from: below `short_tokens` tokens the character bigrams of `normalized`
+    /// (`for_each_text_bigram`), else the whole tokens; no token, the empty sketch. The
+    /// sketcher is reset.
+    [[nodiscard]] constexpr MinHashSketch finish(std::string_view normalized) noexcept {
+        if (m_count == 0 || !is_short()) return finish();
+        view bigrams;
+        for_each_text_bigram(normalized, [&bigrams](std::uint64_t h) noexcept { bigrams.take(h); });
+        const MinHashSketch out = bigrams.sketch(m_count);
+        m_view.reset();
         m_count = 0;
         return out;
     }
 
 private:
-    // The short view of one token (`whole`: its feature_hash). Kept out of line: inlined, it
-    // made fingerprint + sketch about 6 % slower on long texts (bench/results/two_stage.md).
-    [[gnu::noinline]] constexpr void add_short(std::string_view token, std::uint64_t whole) noexcept {
-        if (is_ascii_word(token))
-            for_each_token_hash(token, [this](std::uint64_t h) noexcept { m_short.take(h); });
-        else
-            m_short.take(whole);
+    [[nodiscard]] static constexpr std::uint64_t finish_feature_hash(std::uint64_t fnv) noexcept {
+        return detail::fmix64(fnv ^ 0x5EED5EED5EED5EEDull);
     }
 
-    [[nodiscard]] static constexpr bool is_ascii_word(std::string_view token) noexcept {
-        bool ascii = !token.empty();
-        for (const char c : token) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
-        return ascii;
-    }
-
-    // The hash of a character bigram of an ASCII token (bytes 0..127, marks 0x100 / 0x101),
-    // under a seed of its own so it cannot meet `feature_hash` on purpose.
-    [[nodiscard]] static constexpr std::uint64_t ascii_bigram_hash(std::uint64_t a, std::uint64_t b) noexcept {
-        return detail::fmix64(((a << 16) | b) ^ 0xA5C11B16A5C11B16ull);
-    }
-
-    // One view: MinHash minima and the exact set while it has at most 32 hashes.
+    // MinHash minima and the exact set while it has at most 32 hashes.
     struct view {
         detail::sketch_minima min = detail::sketch_filled();
         std::array<std::uint32_t, MinHashSketch::exact_capacity> set{};
@@ -343,10 +347,8 @@ private:
         }
     };
 
-    view m_short;
-    view m_long;
+    view m_view;
     std::uint32_t m_count = 0;
-
 };
 
 /// Number of bins on which the MinHash values of `a` and `b` agree (0..128).

@@ -53,8 +53,9 @@ struct signature_entry {
 namespace detail {
 inline constexpr std::string_view signature_magic = "SEMFPSIG";
 /// Version of the signature format (2: the hybrid sketch of core/sketch.hpp; 3: the same layout,
-/// ASCII words sketched as character bigrams, `MinHashSketcher::for_each_token_hash`).
-inline constexpr std::uint32_t signature_format_version = 3;
+/// short texts' ASCII words sketched as character bigrams; 4: short texts sketched as the
+/// character bigrams of their normalized text, `MinHashSketcher::for_each_text_bigram`).
+inline constexpr std::uint32_t signature_format_version = 4;
 }  // namespace detail
 
 /// Writes `entries` to `os`. Throws `io_error`.
@@ -92,7 +93,7 @@ template <std::size_t Bits>
         if (std::string_view(reinterpret_cast<const char*>(m), 8) != detail::signature_magic)
             detail::throw_format_error("semfp: not a saved SEMFPSIG stream (bad magic)", 0);
         const std::uint32_t v = r.u32();
-        if (v == 1 || v == 2)
+        if (v >= 1 && v < detail::signature_format_version)
             detail::throw_format_error(
                 "semfp::load_signatures: signature format " + std::to_string(v) +
                     " (sketches of an earlier semfp, not comparable with this version's); compute the signatures again",

@@ -127,13 +127,14 @@ TEST_CASE("two_stage_rule: the radius of an exact search is capped, the rule's r
     REQUIRE_FALSE(rule.accepts(rule.radius + 1, a.sketch, a.sketch));
 }
 
-TEST_CASE("two_stage_rule: short texts, ASCII words edited by a letter, template lines and the distance",
+TEST_CASE("two_stage_rule: short texts, a letter edited, template lines and the distance",
           "[core][signature]") {
     const semfp::SignatureFingerprinter<> maker;
     const auto rule = semfp::two_stage_rule::recommended<64>();
     // A man-page title line: one letter of the command name substituted. As a whole word the
-    // name would be lost (5 of 7 tokens shared, 0.71); as character bigrams of the word, two
-    // bigrams change on each side (17 of 21 features shared).
+    // name would be lost (5 of 7 tokens shared, 0.71); in the short view (character bigrams of
+    // the text, white space removed: 19 bigrams) two bigrams change on each side (17 of 21
+    // features shared).
     const std::string title = "tk_messagebox - \u5f39\u51fa\u6d88\u606f\u7a97\u53e3";
     const std::string edited = "tk_messagebux - \u5f39\u51fa\u6d88\u606f\u7a97\u53e3";
     const auto a = maker(title);

@@ -194,53 +194,97 @@ TEST_CASE("MinHashSketch saved form: round trip and invalid parts", "[core][sket
     REQUIRE(semfp::MinHashSketch(s.values(), ~std::uint32_t{0}).features() == semfp::MinHashSketch::max_features);
 }
 
-TEST_CASE("MinHashSketcher::add_token: ASCII words as character bigrams, one occurrence each", "[core][sketch]") {
+TEST_CASE("MinHashSketcher::for_each_text_bigram: character bigrams of the text, white space removed", "[core][sketch]") {
     std::vector<std::uint64_t> hs;
     auto collect = [&hs](std::string_view t) {
         hs.clear();
-        semfp::MinHashSketcher::for_each_token_hash(t, [&hs](std::uint64_t h) { hs.push_back(h); });
+        semfp::MinHashSketcher::for_each_text_bigram(t, [&hs](std::uint64_t h) { hs.push_back(h); });
         return hs;
     };
-    // A word of n bytes gives n + 1 bigrams between the boundary marks; repeated bigrams repeat.
-    REQUIRE(collect("tk").size() == 3);
-    REQUIRE(collect("base64").size() == 7);
-    const auto aa = collect("aaa");
-    REQUIRE(aa.size() == 4);
-    REQUIRE(aa[1] == aa[2]);  // "aa" twice
-    REQUIRE(aa[0] != aa[1]);  // the start mark differs from a letter
-    REQUIRE(aa[3] != aa[1]);
-    // Two words share the bigrams of their common letters, and only those.
-    const auto b32 = collect("base32");
-    const auto b64 = collect("base64");
-    std::size_t shared = 0;
-    for (const auto h : b32) shared += std::count(b64.begin(), b64.end(), h) > 0 ? 1u : 0u;
-    REQUIRE(shared == 4);  // ^b ba as se
-    // A token with a non-ASCII byte, or an empty one, is one feature: its feature_hash.
-    REQUIRE(collect("\u4e2d\u6587") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("\u4e2d\u6587")});
-    REQUIRE(collect("a\u00e9") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("a\u00e9")});
-    REQUIRE(collect("") == std::vector<std::uint64_t>{semfp::MinHashSketcher::feature_hash("")});
-    // A bigram never meets the word or the one-byte token it comes from.
-    REQUIRE(collect("ab")[1] != semfp::MinHashSketcher::feature_hash("ab"));
+    using H = std::vector<std::uint64_t>;
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::feature_hash(f); };
+    // n characters give n - 1 bigrams, in order, repeats included; a bigram hashes like the
+    // token of its bytes (a Chinese bigram token meets the same feature).
+    REQUIRE(collect("tk_m") == H{fh("tk"), fh("k_"), fh("_m")});
+    REQUIRE(collect("aaa") == H{fh("aa"), fh("aa")});
+    REQUIRE(collect("\u4e2d\u6587\u672c") == H{fh("\u4e2d\u6587"), fh("\u6587\u672c")});
+    REQUIRE(collect("a\u00e9b") == H{fh("a\u00e9"), fh("\u00e9b")});
+    // White space is removed: the characters on both sides form a bigram.
+    REQUIRE(collect(" a \t\n b  ") == H{fh("ab")});
+    REQUIRE(collect("ab cd") == collect("abcd"));
+    // One character: its own feature; nothing at all: no feature.
+    REQUIRE(collect("  \u4e2d ") == H{fh("\u4e2d")});
+    REQUIRE(collect("").empty());
+    REQUIRE(collect(" \r\n").empty());
+    // Stray bytes count one character each and never read past the end (a cut sequence).
+    REQUIRE(collect(std::string_view("\xe4\xb8", 2)) == H{fh(std::string_view("\xe4\xb8", 2))});
+    REQUIRE(collect(std::string_view("a\x80\xff", 3)) == H{fh("a\x80"), fh("\x80\xff")});
+    REQUIRE(collect(std::string_view("\0\0", 2)) == H{fh(std::string_view("\0\0", 2))});
+}
 
-    // add_token counts tokens, not bigrams, and sketches the same set as adding the hashes.
+TEST_CASE("MinHashSketcher::finish(normalized): short texts in the bigram view, long ones in whole tokens", "[core][sketch]") {
+    // add_token counts tokens; below short_tokens the set is the text's bigrams.
     semfp::MinHashSketcher by_token;
     by_token.add_token("tk_messagebox");
     by_token.add_token("\u5f39\u51fa");
     by_token.add_token("tk_messagebox");
-    const semfp::MinHashSketch s = by_token.finish();
+    REQUIRE(by_token.is_short());
+    const semfp::MinHashSketch s = by_token.finish("tk_messagebox \u5f39\u51fa");
     REQUIRE(s.features() == 3);
     REQUIRE(s.is_exact());
-    REQUIRE(s.set_size() == 15);  // 14 bigrams of the word (13 letters) + the Chinese token
+    REQUIRE(s.set_size() == 14);  // 15 characters without the space
+    REQUIRE(by_token.is_short());  // reset
+    REQUIRE(by_token.finish() == semfp::MinHashSketch{});
     semfp::MinHashSketcher by_hash;
-    for (const auto h : collect("tk_messagebox")) by_hash.add_hash(h);
-    by_hash.add("\u5f39\u51fa");
+    semfp::MinHashSketcher::for_each_text_bigram("tk_messagebox\u5f39\u51fa", [&by_hash](std::uint64_t h) { by_hash.add_hash(h); });
     REQUIRE(by_hash.finish().values() == s.values());
-    // One substituted letter changes two bigrams of the word, not the whole word.
+    // One substituted letter changes two bigrams, not the whole word.
     semfp::MinHashSketcher edited;
     edited.add_token("tk_messagebux");
     edited.add_token("\u5f39\u51fa");
-    const double j = semfp::estimated_jaccard(s, edited.finish());
-    REQUIRE(j == 13.0 / 17.0);  // 13 shared of 15 + 2 new
+    const double j = semfp::estimated_jaccard(s, edited.finish("tk_messagebux \u5f39\u51fa"));
+    REQUIRE(j == 12.0 / 16.0);  // 12 shared of 14 + 2 new
+    // No token: the empty sketch, whatever the text.
+    semfp::MinHashSketcher none;
+    REQUIRE(none.finish("...") == semfp::MinHashSketch{});
+
+    constexpr std::uint32_t n = semfp::MinHashSketcher::short_tokens;
+    auto words = [](std::uint32_t count, std::string& text) {
+        semfp::MinHashSketcher sk;
+        text.clear();
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::string w = "word" + std::to_string(i);
+            sk.add_token(w);
+            text += w + " ";
+        }
+        return sk.finish(text);
+    };
+    std::string text;
+    const semfp::MinHashSketch below = words(n - 1, text);
+    REQUIRE(below.features() == n - 1);
+    REQUIRE_FALSE(below.is_exact());  // far more than 32 bigrams
+    semfp::MinHashSketcher bigrams;
+    semfp::MinHashSketcher::for_each_text_bigram(text, [&bigrams](std::uint64_t h) { bigrams.add_hash(h); });
+    REQUIRE(below.values() == bigrams.finish().values());
+    // At short_tokens: whole words, 30 distinct hashes, an exact sketch of them; the text is not
+    // looked at.
+    const semfp::MinHashSketch at = words(n, text);
+    REQUIRE(at.features() == n);
+    REQUIRE(at.is_exact());
+    REQUIRE(at.set_size() == n);
+    semfp::MinHashSketcher whole;
+    for (std::uint32_t i = 0; i < n; ++i) whole.add("word" + std::to_string(i));
+    REQUIRE(whole.finish() == at);
+
+    // Chinese bigram tokens meet the same features in both views: a short text of adjacent
+    // bigrams and the whole-token sketch of them agree exactly.
+    semfp::MinHashSketcher cjk_short;
+    semfp::MinHashSketcher cjk_plain;
+    for (const char* t : {"\u4e2d\u6587", "\u6587\u672c", "\u672c\u5730"}) {
+        cjk_short.add_token(t);
+        cjk_plain.add(t);
+    }
+    REQUIRE(cjk_short.finish("\u4e2d\u6587\u672c\u5730") == cjk_plain.finish());
 }
 
 TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays defined", "[core][sketch]") {
@@ -259,34 +303,3 @@ TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays de
     REQUIRE(semfp::estimated_jaccard(m, m) == 1.0);
 }
 
-TEST_CASE("MinHashSketcher: short texts in the bigram view, long ones in whole tokens", "[core][sketch]") {
-    constexpr std::uint32_t n = semfp::MinHashSketcher::short_tokens;
-    auto words = [](std::uint32_t count) {
-        semfp::MinHashSketcher s;
-        for (std::uint32_t i = 0; i < count; ++i) s.add_token("word" + std::to_string(i));
-        return s.finish();
-    };
-    // Below short_tokens: "wordN" gives 6 or 7 bigrams, 4 of them ("^w" "wo" "or" "rd") shared,
-    // so the set overflows 32 and the sketch is a MinHash of bigrams.
-    const semfp::MinHashSketch below = words(n - 1);
-    REQUIRE(below.features() == n - 1);
-    REQUIRE_FALSE(below.is_exact());
-    // At short_tokens: whole words, 30 distinct hashes, an exact sketch of them.
-    const semfp::MinHashSketch at = words(n);
-    REQUIRE(at.features() == n);
-    REQUIRE(at.is_exact());
-    REQUIRE(at.set_size() == n);
-    semfp::MinHashSketcher whole;
-    for (std::uint32_t i = 0; i < n; ++i) whole.add("word" + std::to_string(i));
-    REQUIRE(whole.finish() == at);
-
-    // Chinese tokens are the same features in both views: a short and a long text of them are
-    // compared exactly as before.
-    semfp::MinHashSketcher cjk_short;
-    semfp::MinHashSketcher cjk_plain;
-    for (const char* t : {"\u4e2d\u6587", "\u6587\u672c", "\u672c\u5730"}) {
-        cjk_short.add_token(t);
-        cjk_plain.add(t);
-    }
-    REQUIRE(cjk_short.finish() == cjk_plain.finish());
-}
