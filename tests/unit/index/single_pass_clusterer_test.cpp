@@ -207,12 +207,13 @@ TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds on bursts of nea
     }
 }
 
-TEST_CASE("SinglePassClusterer on a planted stream equals a linear scan over the centres", "[index][cluster]") {
-    // The benchmark's distribution (one in ten a copy of a uniformly chosen earlier fingerprint
-    // with 0..3 flipped bits, the rest random) at the paper's threshold, large enough for the
-    // index's segments to split into many buckets and repack often.
-    const std::size_t n = 30000;
-    std::mt19937_64 rng(4242);
+namespace {
+
+/// The benchmark's distribution (one in ten a copy of a uniformly chosen earlier fingerprint
+/// with 0..3 flipped bits, the rest random, the bits of `fixed_mask` set to `fixed` in those)
+/// at the paper's threshold: batch and one-by-one adds against a linear scan over the centres.
+void check_planted_stream(std::size_t n, std::uint64_t seed, std::uint64_t fixed_mask, std::uint64_t fixed) {
+    std::mt19937_64 rng(seed);
     std::vector<semfp::Fingerprint64> fps;
     for (std::size_t i = 0; i < n; ++i) {
         if (i > 0 && rng() % 10 == 0) {
@@ -220,7 +221,7 @@ TEST_CASE("SinglePassClusterer on a planted stream equals a linear scan over the
             for (auto f = rng() % 4; f > 0; --f) fp = flip(fp, static_cast<unsigned>(rng() % 64));
             fps.push_back(fp);
         } else {
-            fps.emplace_back(rng());
+            fps.emplace_back((rng() & ~fixed_mask) | fixed);
         }
     }
     std::vector<std::uint64_t> centre_fp;
@@ -261,6 +262,20 @@ TEST_CASE("SinglePassClusterer on a planted stream equals a linear scan over the
         REQUIRE(a.cluster == 7 + expected[i]);
         REQUIRE(a.distance == expected_d[i]);
     }
+}
+
+}  // namespace
+
+TEST_CASE("SinglePassClusterer on a planted stream equals a linear scan over the centres", "[index][cluster]") {
+    // Large enough for the index's segments to split into many buckets and repack often.
+    check_planted_stream(30000, 4242, 0, 0);
+}
+
+TEST_CASE("SinglePassClusterer on a stream crowding one segment per table equals a linear scan", "[index][cluster]") {
+    // The high byte of every 16-bit window fixed: one segment of each table holds nearly every
+    // entry, past the size (16 Ki) from which its buckets are aligned to cache lines, and is
+    // repacked in that layout several times.
+    check_planted_stream(30000, 4343, 0xFF00FF00FF00FF00ull, 0xA500A500A500A500ull);
 }
 
 TEST_CASE("SinglePassClusterer DistSet, SimSet and lookups", "[index][cluster]") {

@@ -1,0 +1,77 @@
+#include <semfp/detail/multi_index.hpp>
+
+#include "support/catch.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using pairs = std::vector<std::pair<std::uint32_t, unsigned>>;
+
+pairs within(const semfp::detail::multi_index<64>& index, std::uint64_t q, unsigned k) {
+    pairs out;
+    index.for_each_within({q}, k, [&](std::uint32_t v, unsigned d) { out.emplace_back(v, d); });
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+pairs brute(const std::vector<std::uint64_t>& keys, std::uint64_t q, unsigned k) {
+    pairs out;
+    for (std::uint32_t i = 0; i < keys.size(); ++i) {
+        const auto d = static_cast<unsigned>(std::popcount(keys[i] ^ q));
+        if (d <= k) out.emplace_back(i, d);
+    }
+    return out;
+}
+
+/// Half the keys share the high byte of every 16-bit window, so that one segment of each
+/// table grows past the size from which its buckets are aligned to cache lines; a third are
+/// near copies (up to 4 bits) of earlier keys.
+std::uint64_t planted_key(std::mt19937_64& rng, const std::vector<std::uint64_t>& keys) {
+    std::uint64_t x = rng();
+    if (rng() % 2 == 0) x = (x & 0x00FF00FF00FF00FFull) | 0x5A005A005A005A00ull;
+    if (!keys.empty() && rng() % 3 == 0) {
+        x = keys[rng() % keys.size()];
+        for (std::uint64_t f = rng() % 5; f > 0; --f) x ^= std::uint64_t{1} << (rng() % 64);
+    }
+    return x;
+}
+
+void add(semfp::detail::multi_index<64>& index, std::vector<std::uint64_t>& keys, std::uint64_t x) {
+    index.reserve_for({x});
+    index.insert({x}, static_cast<std::uint32_t>(keys.size()));
+    keys.push_back(x);
+}
+
+}  // namespace
+
+TEST_CASE("multi_index with cache-line aligned buckets answers like brute force", "[detail][index]") {
+    semfp::detail::multi_index<64> index(3);
+    std::mt19937_64 rng(11);
+    std::vector<std::uint64_t> keys;
+    // Past 16 Ki entries in the planted segments: aligned buckets, repacked several times.
+    while (keys.size() < 50000) add(index, keys, planted_key(rng, keys));
+    // Erase every ninth entry (entries move within their buckets).
+    std::vector<bool> erased(keys.size(), false);
+    for (std::uint32_t i = 0; i < keys.size(); i += 9) {
+        REQUIRE(index.erase({keys[i]}, i));
+        erased[i] = true;
+    }
+    const semfp::detail::multi_index<64> copy(index);
+    for (int q = 0; q < 600; ++q) {
+        std::uint64_t x = planted_key(rng, keys);
+        for (std::uint64_t f = rng() % 4; f > 0; --f) x ^= std::uint64_t{1} << (rng() % 64);
+        for (const unsigned k : {0u, 3u, 5u, 7u}) {
+            pairs want = brute(keys, x, k);
+            std::erase_if(want, [&](const std::pair<std::uint32_t, unsigned>& e) { return erased[e.first]; });
+            REQUIRE(within(index, x, k) == want);
+            REQUIRE(within(copy, x, k) == want);
+        }
+    }
+}
