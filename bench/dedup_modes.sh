@@ -6,7 +6,8 @@
 # sketch t1, ... then again) so every ratio is taken against the plain 1-thread run of the same
 # round, under the same load. Checks that each mode's output is byte-identical at every thread
 # count and in every round, and that --state (fresh) gives the plain run's output. Prints
-# markdown rows: medians of RUNS rounds, the median of the per-round wall ratios to plain t1,
+# markdown rows: medians of RUNS rounds, the median of the per-round wall ratios to plain t1
+# (and, in a second table, of the CPU = user + sys ratios),
 # user CPU per document, and the load average before and after.
 #
 # usage: bench/dedup_modes.sh SEMFP INPUT.jsonl [RUNS=5]
@@ -67,6 +68,9 @@ bench_load after
 base=${labels[0]}
 echo
 bench_table "$work" "$docs" "$base" "wall / $base (median of per-round ratios)" '$4 / $1' "${labels[@]}"
+echo
+bench_table "$work" "$docs" "$base" "CPU (user+sys) / $base (median of per-round ratios)" '($5 + $6) / ($2 + $3)' \
+    "${labels[@]}"
 echo
 echo "$docs documents; each mode's outputs identical across threads and rounds (--state, fresh: equal to plain);"
 echo "$runs rounds, interleaved; warm page cache."

@@ -270,8 +270,12 @@ public:
             linked = true;
             unite(other, ordinal);
         });
-        if (m_settings.verify) {
-            m_bands.for_each_candidate(sketch, [&](std::uint32_t other) {
+        // The query's bins, derived once (an exact sketch derives them) for the probes and the
+        // insert below.
+        const MinHashSketch::bins_type bins =
+            m_settings.verify && !sketch.empty() ? sketch.values() : MinHashSketch::bins_type{};
+        if (m_settings.verify && !sketch.empty()) {
+            m_bands.for_each_candidate_values(bins, [&](std::uint32_t other) {
                 if (linked && find(other) == find(ordinal)) return;
                 if (!m_rule.accepts(hamming_distance(m_fps[other], fp), m_sketches[other], sketch)) return;
                 linked = true;
@@ -283,7 +287,8 @@ public:
         m_ids.emplace_back(id);
         if (m_settings.verify) {
             m_sketches.push_back(sketch);
-            m_bands.insert(sketch, ordinal, [&](std::uint32_t x) -> const MinHashSketch& { return m_sketches[x]; });
+            if (!sketch.empty())
+                m_bands.insert_values(bins, ordinal, [&](std::uint32_t x) { return m_sketches[x].values(); });
         }
         if (!linked && !keep.empty()) spool(ordinal, keep);
     }

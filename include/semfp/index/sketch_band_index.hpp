@@ -117,6 +117,7 @@ public:
     void insert_values(const MinHashSketch::bins_type& bins, std::uint32_t item, BinsOf&& bins_of) {
         if ((m_used + m_layout.bands) * 8 > m_slots.size() * 5) grow(bins_of);
         place(bins, item);
+        if (item > m_max_item) m_max_item = item;
         ++m_items;
     }
 
@@ -152,6 +153,7 @@ public:
         m_slots.clear();
         m_used = 0;
         m_items = 0;
+        m_max_item = 0;
     }
 
 private:
@@ -190,7 +192,10 @@ private:
     }
 
     // Rebuilds the table at twice the size. The items are re-placed in the order they appear in
-    // the old table, which is itself a function of the insertion order only.
+    // the old table, which is itself a function of the insertion order only. Each item is
+    // re-placed when its first slot is met, found by a bitmap of the items seen, so its bins are
+    // asked for once per growth (not once per band); if the item numbers are too sparse for a
+    // bitmap no larger than the table, from the slot of its band 0 key instead.
     template <class BinsOf>
     void grow(BinsOf& bins_of) {
         std::vector<slot> bigger(m_slots.empty() ? std::size_t{1} << 10 : m_slots.size() * 2);
@@ -198,7 +203,18 @@ private:
         old.swap(m_slots);
         m_slots.swap(bigger);
         m_used = 0;
-        // Each item once: only from the slot of its band 0 key.
+        if (m_max_item / 8 <= old.size() * sizeof(slot)) {
+            std::vector<std::uint64_t> seen(static_cast<std::size_t>(m_max_item / 64) + 1, 0);
+            for (const slot& s : old) {
+                if (s.item == empty_item) continue;
+                std::uint64_t& word = seen[s.item / 64];
+                const std::uint64_t bit = std::uint64_t{1} << (s.item % 64);
+                if ((word & bit) != 0) continue;
+                word |= bit;
+                place(bins_of(s.item), s.item);
+            }
+            return;
+        }
         for (const slot& s : old) {
             if (s.item == empty_item) continue;
             const MinHashSketch::bins_type& bins = bins_of(s.item);
@@ -222,6 +238,7 @@ private:
     std::vector<slot> m_slots;  // power-of-two size
     std::size_t m_used = 0;
     std::size_t m_items = 0;
+    std::uint32_t m_max_item = 0;  // the largest item stored (sizes grow()'s bitmap)
 };
 
 }  // namespace v0

@@ -280,26 +280,36 @@ private:
     /// The nearest accepted candidate, ties by the earliest (smallest slot: slots are in arrival
     /// order). Leaves the query's bins in m_query_bins (derived once: band probes and every
     /// comparison use them, index() stores them).
+    ///
+    /// The candidates within the accept distance (the exact search) are decided first. If one
+    /// is accepted, the sketch bands are not probed: every centre within the accept distance is
+    /// among those candidates, so any other candidate lies farther than the accepted one and
+    /// cannot win; the result is the one of deciding all candidates together.
     found nearest(const signature_type& s) {
-        m_candidates.clear();
-        m_near.for_each_within(s.fingerprint, m_rule.accept_distance,
-                               [&](const hamming_match& m) { m_candidates.push_back(static_cast<std::uint32_t>(m.id)); });
-        if (!s.sketch.empty()) {
-            m_query_bins = s.sketch.values();
-            m_bands.for_each_candidate_values(m_query_bins, [&](std::uint32_t slot) { m_candidates.push_back(slot); });
-        } else if (m_empty_slot != none) {
-            m_candidates.push_back(m_empty_slot);
-        }
-        std::sort(m_candidates.begin(), m_candidates.end());
         found best;
+        const auto consider = [&](std::uint32_t slot, unsigned d) {
+            if (d > best.distance || (d == best.distance && slot >= best.slot)) return;
+            const entry& e = m_indexed[slot];
+            if (accepts(d, e.signature.sketch, bins_of(e), s.sketch, m_query_bins)) best = {d, slot};
+        };
+        if (!s.sketch.empty()) m_query_bins = s.sketch.values();
+        m_near.for_each_within(s.fingerprint, m_rule.accept_distance, [&](const hamming_match& m) {
+            consider(static_cast<std::uint32_t>(m.id), m.distance);
+        });
+        if (best.distance != none) return best;
+        // Only candidates beyond the accept distance remain (those within it were decided above).
+        m_candidates.clear();
+        if (!s.sketch.empty())
+            m_bands.for_each_candidate_values(m_query_bins, [&](std::uint32_t slot) { m_candidates.push_back(slot); });
+        else if (m_empty_slot != none)
+            m_candidates.push_back(m_empty_slot);
+        std::sort(m_candidates.begin(), m_candidates.end());
         std::uint32_t previous = none;
         for (const std::uint32_t slot : m_candidates) {
             if (slot == previous) continue;
             previous = slot;
-            const entry& e = m_indexed[slot];
-            const unsigned d = hamming_distance(e.signature.fingerprint, s.fingerprint);
-            if (d < best.distance && accepts(d, e.signature.sketch, bins_of(e), s.sketch, m_query_bins))
-                best = {d, slot};
+            const unsigned d = hamming_distance(m_indexed[slot].signature.fingerprint, s.fingerprint);
+            if (d > m_rule.accept_distance) consider(slot, d);
         }
         return best;
     }

@@ -131,6 +131,54 @@ TEST_CASE("SketchBandIndex reports exactly the items sharing a band", "[index][t
     REQUIRE_THROWS_AS(semfp::SketchBandIndex({0, 4}), semfp::invalid_argument_error);
 }
 
+TEST_CASE("SketchBandIndex: sparse item numbers survive growth, each item's bins asked once per growth",
+          "[index][two_stage]") {
+    std::mt19937_64 rng(7);
+    semfp::SketchBandIndex ix;
+    std::vector<semfp::MinHashSketch> stored;
+    std::vector<std::uint32_t> items;
+    std::vector<int> asked;
+    std::size_t growths = 0;
+    for (int i = 0; i < 2000; ++i) {
+        stored.push_back(i > 0 && rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 40, rng) : random_sketch(rng));
+        // Gaps between item numbers, then one item near the largest allowed number (too sparse
+        // for a bitmap: growths after it find each item by its band 0 slot).
+        items.push_back(i == 1000 ? 0xFFFFFFF0u : static_cast<std::uint32_t>(i) * 97u + 3u);
+        std::fill(asked.begin(), asked.end(), 0);
+        asked.resize(stored.size(), 0);
+        bool grew = false;
+        ix.insert_values(stored.back().values(), items.back(), [&](std::uint32_t x) {
+            const auto at = x == 0xFFFFFFF0u ? std::size_t{1000} : static_cast<std::size_t>((x - 3u) / 97u);
+            REQUIRE(at < stored.size() - 1);
+            REQUIRE(items[at] == x);
+            ++asked[at];
+            grew = true;
+            return stored[at].values();
+        });
+        if (grew) {
+            ++growths;
+            // Every item stored before was asked for: exactly once while the numbers are dense
+            // enough for the bitmap.
+            for (std::size_t j = 0; j + 1 < stored.size(); ++j) REQUIRE(asked[j] >= 1);
+            if (i <= 1000)
+                for (std::size_t j = 0; j + 1 < stored.size(); ++j) REQUIRE(asked[j] == 1);
+        }
+    }
+    REQUIRE(growths >= 3);
+    for (int q = 0; q < 300; ++q) {
+        const auto query = rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 50, rng) : random_sketch(rng);
+        std::vector<std::uint32_t> got;
+        ix.for_each_candidate(query, [&](std::uint32_t x) { got.push_back(x); });
+        std::sort(got.begin(), got.end());
+        got.erase(std::unique(got.begin(), got.end()), got.end());
+        std::vector<std::uint32_t> want;
+        for (std::size_t i = 0; i < stored.size(); ++i)
+            if (semfp::share_band(stored[i], query, ix.layout())) want.push_back(items[i]);
+        std::sort(want.begin(), want.end());
+        REQUIRE(got == want);
+    }
+}
+
 TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition", "[index][two_stage]", ((std::size_t Bits), Bits), 64,
                        128) {
     const auto rule = semfp::two_stage_rule::recommended<Bits>();
