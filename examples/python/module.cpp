@@ -21,6 +21,7 @@
 #include <semfp/error.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
+#include <semfp/index/signature_file.hpp>
 #include <semfp/index/single_pass_clusterer.hpp>
 #include <semfp/index/two_stage_clusterer.hpp>
 #include <semfp/version.hpp>
@@ -576,6 +577,7 @@ PYBIND11_MODULE(_semfp, m) {
     m.doc() = "Native part of the semfp package (the semfp tool's engine and the library's index types).";
     m.attr("version") = std::to_string(semfp::version_major) + "." + std::to_string(semfp::version_minor) + "." +
                         std::to_string(semfp::version_patch);
+    m.attr("signature_format_version") = semfp::detail::signature_format_version;
     m.attr("recommended_distance_64") = semfp::recommended_distance<64>;
     m.attr("recommended_distance_128") = semfp::recommended_distance<128>;
     m.attr("max_threshold_64") = semfp::SinglePassClusterer<64>::max_threshold;

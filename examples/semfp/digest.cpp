@@ -2,6 +2,7 @@
 
 #include "output.hpp"
 
+#include <semfp/index/signature_file.hpp>
 #include <semfp/version.hpp>
 
 #include <array>
@@ -165,7 +166,11 @@ std::string clustering_identity(const pipeline_options& p, const input_options& 
     json_fields f = pipeline_fields(p, in);
     f["hd"] = std::to_string(radius);
     f["match_members"] = match_members ? "true" : "false";
-    if (sketch) f["verify"] = "\"sketch\"";
+    if (sketch) {
+        f["verify"] = "\"sketch\"";
+        // Sketches of another format (another view, other thresholds) must not meet these.
+        f["sketch_format"] = std::to_string(semfp::detail::signature_format_version);
+    }
     return to_json(f);
 }
 

@@ -6,8 +6,9 @@ module ``semfp._semfp``), so a fingerprint computed here equals the hexadecimal 
 ``semfp dedup`` writes.
 
 Everything that depends on the fingerprint pipeline takes one :class:`Options` value. Its
-:attr:`Options.digest` (options and semfp version) is stamped on every saved or pickled artifact;
-loading an artifact made with other options or by another semfp version raises :class:`Error`.
+:attr:`Options.digest` (options, semfp version and, with sketches, their format) is stamped on
+every saved or pickled artifact; loading an artifact made with other options or by another semfp
+version raises :class:`Error`.
 
 Functions
 ---------
@@ -122,13 +123,16 @@ class Options:
 
     @property
     def digest(self) -> str:
-        """A stable 16-hex-digit digest of the options (radius resolved) and the semfp version: the
-        digest ``semfp dedup --state`` stamps for the same options."""
+        """A stable 16-hex-digit digest of the options (radius resolved), the semfp version and, with
+        sketches, the signature format: the digest ``semfp dedup --state`` stamps for the same
+        options."""
         fields = dataclasses.asdict(self)
         fields["hd"] = self.radius
         fields["semfp"] = __version__
         if self.verify == "none":
             del fields["verify"]  # as the tool's options text: "verify" only for two stages
+        else:  # work files with sketches of another format are not reused
+            fields["sketch_format"] = _semfp.signature_format_version
         text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

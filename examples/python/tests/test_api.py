@@ -88,6 +88,15 @@ def test_options_are_checked_and_digested():
         semfp.Options(verify="minhash")
 
 
+def test_digest_names_the_sketch_format(monkeypatch):
+    # Work files (semfp.dask blocks, states) holding sketches of another format must not be reused:
+    # the digest of a two-stage run changes with the format, that of a one-stage run does not.
+    sketch, plain = semfp.Options().digest, semfp.Options(verify="none").digest
+    monkeypatch.setattr(semfp._semfp, "signature_format_version", semfp._semfp.signature_format_version - 1)
+    assert semfp.Options().digest != sketch
+    assert semfp.Options(verify="none").digest == plain
+
+
 def test_hamming_distance():
     assert semfp.hamming_distance(0, 0) == 0
     assert semfp.hamming_distance(0b1011, 0b0001) == 2

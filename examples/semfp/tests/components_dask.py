@@ -5,6 +5,7 @@ PYTHONPATH: components_dask.py TOOL WORK_DIR SAMPLE."""
 
 import os
 import random
+import shutil
 import struct
 import subprocess
 import sys
@@ -47,6 +48,7 @@ def main():
         for name, path, extra in (("planted", corpus, []), ("sample", sample, []), ("sample-hd8", sample, ["--hd", "8"])):
             opts = semfp.Options(hd=int(extra[1])) if extra else semfp.Options()
             out_dir = os.path.join(work, name)
+            shutil.rmtree(out_dir, ignore_errors=True)  # a fresh run, not a resume of an older build's
             semfp.dask.dedup([path], out_dir, client, options=opts, keep=True, link="components", block_bytes=32 << 10)
             parts = b"".join(open(os.path.join(out_dir, p), "rb").read()
                              for p in sorted(os.listdir(out_dir)) if p.startswith("part-"))

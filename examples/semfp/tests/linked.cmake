@@ -103,7 +103,7 @@ elseif(CASE STREQUAL "state_refused")
   math(EXPR len "0x${hi}${lo}")
   file(READ "${WORK}/state.bin" identity OFFSET 40 LIMIT ${len})
   string(SUBSTRING "${identity}" 0 ${len} identity)  # file(READ OFFSET LIMIT) may read a byte more
-  expect_match("${identity}" "^{\"bits\":64,\"encoding\":\"auto\",\"hash\":\"default\",\"hd\":5,\"html_text\":\"main\",\"id_field\":\"id\",\"match_members\":false,\"raw_hash\":false,\"semfp\":\"[0-9]+\\.[0-9]+\\.[0-9]+\",\"text_field\":\"text\",\"tokenizer\":\"default\",\"verify\":\"sketch\"}$"
+  expect_match("${identity}" "^{\"bits\":64,\"encoding\":\"auto\",\"hash\":\"default\",\"hd\":5,\"html_text\":\"main\",\"id_field\":\"id\",\"match_members\":false,\"raw_hash\":false,\"semfp\":\"[0-9]+\\.[0-9]+\\.[0-9]+\",\"sketch_format\":[0-9]+,\"text_field\":\"text\",\"tokenizer\":\"default\",\"verify\":\"sketch\"}$"
                "canonical option text (two stages by default)")
   string(SHA256 sha "${identity}")
   string(SUBSTRING "${sha}" 0 16 expected_digest)
