@@ -93,6 +93,25 @@ std::vector<semfp::cluster_assignment> reference(const std::vector<semfp::Signat
     return out;
 }
 
+// 300 queries (edited copies of stored sketches, or random ones): the index reports exactly the
+// items (numbered by `item_of`) whose stored sketch shares a band with the query.
+template <class ItemOf>
+void check_candidates(const semfp::SketchBandIndex& ix, const std::vector<semfp::MinHashSketch>& stored,
+                      ItemOf item_of, std::mt19937_64& rng) {
+    for (int q = 0; q < 300; ++q) {
+        const auto query = rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 50, rng) : random_sketch(rng);
+        std::vector<std::uint32_t> got;
+        ix.for_each_candidate(query, [&](std::uint32_t x) { got.push_back(x); });
+        std::sort(got.begin(), got.end());
+        got.erase(std::unique(got.begin(), got.end()), got.end());
+        std::vector<std::uint32_t> want;
+        for (std::size_t i = 0; i < stored.size(); ++i)
+            if (semfp::share_band(stored[i], query, ix.layout())) want.push_back(item_of(i));
+        std::sort(want.begin(), want.end());
+        REQUIRE(got == want);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("SketchBandIndex reports exactly the items sharing a band", "[index][two_stage]") {
@@ -107,17 +126,7 @@ TEST_CASE("SketchBandIndex reports exactly the items sharing a band", "[index][t
                       [&](std::uint32_t x) -> const semfp::MinHashSketch& { return stored[x]; });
         }
         REQUIRE(ix.size() == stored.size());
-        for (int q = 0; q < 300; ++q) {
-            const auto query = rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 50, rng) : random_sketch(rng);
-            std::vector<std::uint32_t> got;
-            ix.for_each_candidate(query, [&](std::uint32_t x) { got.push_back(x); });
-            std::sort(got.begin(), got.end());
-            got.erase(std::unique(got.begin(), got.end()), got.end());
-            std::vector<std::uint32_t> want;
-            for (std::uint32_t i = 0; i < stored.size(); ++i)
-                if (semfp::share_band(stored[i], query, l)) want.push_back(i);
-            REQUIRE(got == want);
-        }
+        check_candidates(ix, stored, [](std::size_t i) { return static_cast<std::uint32_t>(i); }, rng);
     }
     // Empty sketches are neither stored nor queried.
     semfp::SketchBandIndex ix;
@@ -165,18 +174,7 @@ TEST_CASE("SketchBandIndex: sparse item numbers survive growth, each item's bins
         }
     }
     REQUIRE(growths >= 3);
-    for (int q = 0; q < 300; ++q) {
-        const auto query = rng() % 2 == 0 ? edited(stored[rng() % stored.size()], 50, rng) : random_sketch(rng);
-        std::vector<std::uint32_t> got;
-        ix.for_each_candidate(query, [&](std::uint32_t x) { got.push_back(x); });
-        std::sort(got.begin(), got.end());
-        got.erase(std::unique(got.begin(), got.end()), got.end());
-        std::vector<std::uint32_t> want;
-        for (std::size_t i = 0; i < stored.size(); ++i)
-            if (semfp::share_band(stored[i], query, ix.layout())) want.push_back(items[i]);
-        std::sort(want.begin(), want.end());
-        REQUIRE(got == want);
-    }
+    check_candidates(ix, stored, [&](std::size_t i) { return items[i]; }, rng);
 }
 
 TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition", "[index][two_stage]", ((std::size_t Bits), Bits), 64,
