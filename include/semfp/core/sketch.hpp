@@ -54,6 +54,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 namespace semfp {
 inline namespace v0 {
@@ -86,33 +87,95 @@ constexpr void sketch_take(sketch_minima& m, std::uint32_t k) noexcept {
     return static_cast<std::uint8_t>(fmix64((attempt << 32) | v) >> 56);
 }
 
+/// Bin `i`'s probe number `attempt` of the densification: the bin it borrows from then. A
+/// function of (i, attempt) only, so two documents borrow alike.
+[[nodiscard]] constexpr std::size_t sketch_probe(std::size_t i, std::uint64_t attempt) noexcept {
+    return static_cast<std::size_t>(fmix64((static_cast<std::uint64_t>(i) << 32) | attempt) >> 57);
+}
+
+/// The 8 bits an empty bin `i` borrows: from the first non-empty bin of its probe sequence
+/// (attempts 1..4096), else (unreachable in practice: each attempt fails with probability
+/// < 127/128) from the next non-empty bin in cyclic order, which keeps the result defined.
+[[nodiscard]] constexpr std::uint8_t sketch_borrow(const sketch_minima& m, std::size_t i) noexcept {
+    for (std::uint64_t attempt = 1; attempt <= 4096; ++attempt) {
+        const std::size_t j = sketch_probe(i, attempt);
+        if (m[j] != sketch_empty_bin) return sketch_bits(m[j], attempt);
+    }
+    for (std::size_t s = 1; s < sketch_bins; ++s) {
+        const std::size_t j = (i + s) % sketch_bins;
+        if (m[j] != sketch_empty_bin) return sketch_bits(m[j], 4096 + s);
+    }
+    return 0;
+}
+
+/// Attempts covered by `sketch_probe_table` (a first visit packs as (attempt << 7) | bin into
+/// 16 bits below the "none" mark 0xFFFF).
+inline constexpr std::uint64_t sketch_table_attempts = 510;
+
+/// `first[j][i]`: (a << 7) | j for the first attempt a <= `sketch_table_attempts` at which
+/// bin i's probe sequence reaches bin j, 0xFFFF if none does. 32 KB.
+struct sketch_probe_table {
+    std::array<std::array<std::uint16_t, sketch_bins>, sketch_bins> first;
+};
+
+/// The probe table, computed on first use (128 x 510 mixes, well under a millisecond).
+[[nodiscard]] inline const sketch_probe_table& sketch_probes() noexcept {
+    static const sketch_probe_table table = [] {
+        sketch_probe_table t;
+        for (auto& row : t.first) row.fill(0xFFFF);
+        // Downwards, so the first visit is written last.
+        for (std::uint64_t a = sketch_table_attempts; a >= 1; --a)
+            for (std::size_t i = 0; i < sketch_bins; ++i) {
+                const std::size_t j = sketch_probe(i, a);
+                t.first[j][i] = static_cast<std::uint16_t>((a << 7) | j);
+            }
+        return t;
+    }();
+    return table;
+}
+
+/// Non-empty minima at or below which `sketch_densify` uses the probe table (always so for an
+/// exact sketch's bins: at most 32 hashes).
+inline constexpr std::size_t sketch_sparse_bins = 32;
+
+/// `sketch_densify` of minima with few non-empty bins: an empty bin borrows from the non-empty
+/// bin its probe sequence reaches first, which is the smallest `first[j][i]` over the non-empty
+/// bins j (one vectorizable minimum per non-empty bin instead of about 128 / non-empty probes,
+/// each a mix and a mispredicted branch, per empty bin). Same result as the probe walk.
+[[nodiscard]] inline std::array<std::uint8_t, sketch_bins> sketch_densify_sparse(const sketch_minima& m) noexcept {
+    const sketch_probe_table& t = sketch_probes();
+    std::array<std::uint16_t, sketch_bins> first;
+    first.fill(0xFFFF);
+    for (std::size_t j = 0; j < sketch_bins; ++j) {
+        if (m[j] == sketch_empty_bin) continue;
+        const auto& row = t.first[j];
+        for (std::size_t i = 0; i < sketch_bins; ++i) first[i] = first[i] < row[i] ? first[i] : row[i];
+    }
+    std::array<std::uint8_t, sketch_bins> out{};
+    for (std::size_t i = 0; i < sketch_bins; ++i) {
+        const bool own = m[i] != sketch_empty_bin;
+        if (!own && first[i] == 0xFFFF) {
+            out[i] = sketch_borrow(m, i);
+            continue;
+        }
+        const std::size_t j = own ? i : std::size_t{first[i] & 127u};
+        const std::uint64_t attempt = own ? 0 : std::uint64_t{first[i]} >> 7;
+        out[i] = sketch_bits(m[j], attempt);
+    }
+    return out;
+}
+
 /// The 128 b-bit values of non-empty minima, with optimal densification: the probe sequence
 /// is a function of (bin, attempt) only, so two documents borrow alike.
 [[nodiscard]] constexpr std::array<std::uint8_t, sketch_bins> sketch_densify(const sketch_minima& m) noexcept {
-    std::array<std::uint8_t, sketch_bins> out{};
-    for (std::size_t i = 0; i < sketch_bins; ++i) {
-        if (m[i] != sketch_empty_bin) {
-            out[i] = sketch_bits(m[i], 0);
-            continue;
-        }
-        bool found = false;
-        for (std::uint64_t attempt = 1; attempt <= 4096 && !found; ++attempt) {
-            const auto j = static_cast<std::size_t>(fmix64((static_cast<std::uint64_t>(i) << 32) | attempt) >> 57);
-            if (m[j] != sketch_empty_bin) {
-                out[i] = sketch_bits(m[j], attempt);
-                found = true;
-            }
-        }
-        // Unreachable in practice (each attempt fails with probability < 127/128); a cyclic
-        // scan keeps the result defined.
-        for (std::size_t s = 1; s < sketch_bins && !found; ++s) {
-            const std::size_t j = (i + s) % sketch_bins;
-            if (m[j] != sketch_empty_bin) {
-                out[i] = sketch_bits(m[j], 4096 + s);
-                found = true;
-            }
-        }
+    if (!std::is_constant_evaluated()) {
+        std::size_t filled = 0;
+        for (const std::uint32_t v : m) filled += v != sketch_empty_bin ? 1u : 0u;
+        if (filled <= sketch_sparse_bins) return sketch_densify_sparse(m);
     }
+    std::array<std::uint8_t, sketch_bins> out{};
+    for (std::size_t i = 0; i < sketch_bins; ++i)
+        out[i] = m[i] != sketch_empty_bin ? sketch_bits(m[i], 0) : sketch_borrow(m, i);
     return out;
 }
 
