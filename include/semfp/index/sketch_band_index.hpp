@@ -238,7 +238,9 @@ private:
     std::vector<slot> m_slots;  // power-of-two size
     std::size_t m_used = 0;
     std::size_t m_items = 0;
-    std::uint32_t m_max_item = 0;  // the largest item stored (sizes grow()'s bitmap)
+    // The largest item stored (sizes grow()'s bitmap). Items are never removed one by one, only
+    // all at once by clear(), which resets it, so it is always the largest item present.
+    std::uint32_t m_max_item = 0;
 };
 
 }  // namespace v0

@@ -39,6 +39,7 @@
 #include <semfp/index/cluster_options.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/serialization.hpp>
+#include <semfp/index/signature_file.hpp>
 #include <semfp/index/sketch_band_index.hpp>
 
 #include <algorithm>
@@ -102,12 +103,12 @@ public:
             detail::throw_invalid_argument("semfp::TwoStageClusterer: id " + std::to_string(id) +
                                            " is not larger than the previous id");
         if (m_ids.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::TwoStageClusterer: too many items");
-        const found f = nearest(s);  // derives the query's bins (m_query_bins) for index()
+        const found f = nearest(s);
         const auto item = static_cast<std::uint32_t>(m_ids.size());
         const bool is_new = f.distance == none;
         const bool index_it = is_new || (m_match == match_policy::members && f.distance != 0);
         const std::uint32_t centre = is_new ? item : m_centre[m_indexed[f.slot].item];
-        if (index_it) index(s, item, m_query_bins);
+        if (index_it) index(s, item, query_bins(s));
         m_ids.push_back(id);
         m_centre.push_back(centre);
         if (is_new) ++m_clusters;
@@ -133,14 +134,19 @@ public:
                m_exact_bins.capacity() * MinHashSketch::bins + m_near.memory_usage() + m_bands.memory_bytes();
     }
 
-    /// Writes the clusterer (serialization.hpp's checksummed format). Body: u32 radius, u32
+    /// Writes the clusterer (serialization.hpp's checksummed format, state format 2). Header:
+    /// magic "SEMFPTSC", u32 state format (2), u32 bits, u32 signature format of the sketches
+    /// (`detail::signature_format_version`, index/signature_file.hpp). Body: u32 radius, u32
     /// accept distance, u64 min_similarity (IEEE bits), u32 short_features, u64
     /// short_similarity, u32 bands, u32 rows, u32 match; u64 items, per item (u64 id, u32 centre
     /// item); u64 indexed, per indexed item (u32 item, fingerprint words, 128 bin bytes, u32
     /// features). Throws `io_error`.
     void save(std::ostream& os) const {
         detail::binary_writer w(os);
-        w.header(magic, static_cast<std::uint32_t>(Bits));
+        w.bytes(reinterpret_cast<const unsigned char*>(magic.data()), magic.size());
+        w.u32(state_format);
+        w.u32(static_cast<std::uint32_t>(Bits));
+        w.u32(detail::signature_format_version);
         w.u32(m_rule.radius);
         w.u32(m_rule.accept_distance);
         w.u64(std::bit_cast<std::uint64_t>(m_rule.min_similarity));
@@ -165,11 +171,13 @@ public:
     }
 
     /// Replaces this clusterer (options included) with one written by `save`. Throws
-    /// `format_error` (truncated, corrupted, inconsistent, other width) or `io_error`; strong
+    /// `format_error` (truncated, corrupted, inconsistent, other width; a state of another
+    /// signature format, or of state format 1, which does not record it: its sketches may not be
+    /// comparable with this version's, the message names both formats) or `io_error`; strong
     /// guarantee.
     void load(std::istream& is) {
         detail::binary_reader r(is);
-        r.header(magic, static_cast<std::uint32_t>(Bits));
+        read_header(r);
         two_stage_cluster_options o;
         two_stage_rule rule;
         std::size_t at = r.offset();
@@ -232,11 +240,43 @@ public:
         m_exact_bins.swap(o.m_exact_bins);
         m_candidates.swap(o.m_candidates);
         std::swap(m_query_bins, o.m_query_bins);
+        std::swap(m_query_bins_ready, o.m_query_bins_ready);
     }
 
 private:
     static constexpr std::string_view magic = "SEMFPTSC";
+    /// 1: serialization.hpp's common header, no signature format; 2: the signature format added.
+    static constexpr std::uint32_t state_format = 2;
     static constexpr unsigned none = ~0u;
+
+    /// Reads and checks the header written by `save`.
+    static void read_header(detail::binary_reader& r) {
+        unsigned char m[8];
+        r.bytes(m, 8);
+        if (std::string_view(reinterpret_cast<const char*>(m), 8) != magic)
+            detail::throw_format_error("semfp: not a saved " + std::string(magic) + " stream (bad magic)", 0);
+        const std::string expected = "state format " + std::to_string(state_format) + " with signature format " +
+                                     std::to_string(detail::signature_format_version);
+        const std::uint32_t v = r.u32();
+        if (v == 1)
+            detail::throw_format_error("semfp::TwoStageClusterer: state format 1 does not record the signature format "
+                                       "of its sketches (they may not be comparable with this version's, which reads " +
+                                           expected + "); cluster the signatures again",
+                                       8);
+        if (v != state_format)
+            detail::throw_format_error("semfp::TwoStageClusterer: unsupported state format " + std::to_string(v) +
+                                           " (this version reads " + expected + ")",
+                                       8);
+        if (const std::uint32_t b = r.u32(); b != Bits)
+            detail::throw_format_error("semfp: saved for " + std::to_string(b) + "-bit fingerprints, expected " +
+                                           std::to_string(Bits),
+                                       12);
+        if (const std::uint32_t f = r.u32(); f != detail::signature_format_version)
+            detail::throw_format_error("semfp::TwoStageClusterer: a state of signature format " + std::to_string(f) +
+                                           " (sketches not comparable with this version's; it reads " + expected +
+                                           "); cluster the signatures again",
+                                       16);
+    }
 
     struct entry {
         std::uint32_t item;
@@ -278,8 +318,9 @@ private:
     }
 
     /// The nearest accepted candidate, ties by the earliest (smallest slot: slots are in arrival
-    /// order). Leaves the query's bins in m_query_bins (derived once: band probes and every
-    /// comparison use them, index() stores them).
+    /// order). The query's bins are derived at most once, when first needed (`query_bins`: the
+    /// band probes, comparisons of an exact query with MinHash sketches, index() stores them), so
+    /// an exact sketch that joins an exact one within the accept distance never derives them.
     ///
     /// The candidates within the accept distance (the exact search) are decided first. If one
     /// is accepted, the sketch bands are not probed: every centre within the accept distance is
@@ -290,9 +331,10 @@ private:
         const auto consider = [&](std::uint32_t slot, unsigned d) {
             if (d > best.distance || (d == best.distance && slot >= best.slot)) return;
             const entry& e = m_indexed[slot];
-            if (accepts(d, e.signature.sketch, bins_of(e), s.sketch, m_query_bins)) best = {d, slot};
+            if (accepts(d, e.signature.sketch, bins_of(e), s.sketch, query_bins_for(e.signature.sketch, s)))
+                best = {d, slot};
         };
-        if (!s.sketch.empty()) m_query_bins = s.sketch.values();
+        m_query_bins_ready = false;
         m_near.for_each_within(s.fingerprint, m_rule.accept_distance, [&](const hamming_match& m) {
             consider(static_cast<std::uint32_t>(m.id), m.distance);
         });
@@ -300,7 +342,7 @@ private:
         // Only candidates beyond the accept distance remain (those within it were decided above).
         m_candidates.clear();
         if (!s.sketch.empty())
-            m_bands.for_each_candidate_values(m_query_bins, [&](std::uint32_t slot) { m_candidates.push_back(slot); });
+            m_bands.for_each_candidate_values(query_bins(s), [&](std::uint32_t slot) { m_candidates.push_back(slot); });
         else if (m_empty_slot != none)
             m_candidates.push_back(m_empty_slot);
         std::sort(m_candidates.begin(), m_candidates.end());
@@ -312,6 +354,23 @@ private:
             if (d > m_rule.accept_distance) consider(slot, d);
         }
         return best;
+    }
+
+    /// The bins of the query `s` (`s.sketch.values()`), derived on first use after nearest()
+    /// began.
+    const MinHashSketch::bins_type& query_bins(const signature_type& s) noexcept {
+        if (!m_query_bins_ready) {
+            m_query_bins = s.sketch.values();
+            m_query_bins_ready = true;
+        }
+        return m_query_bins;
+    }
+
+    /// What `accepts` gets as the query's bins against a candidate sketch `c`: `query_bins(s)`
+    /// where it reads them (an exact query and a non-empty MinHash `c`), else an unread stand-in.
+    const MinHashSketch::bins_type& query_bins_for(const MinHashSketch& c, const signature_type& s) noexcept {
+        if (s.sketch.is_exact() && !c.empty() && !c.is_exact()) return query_bins(s);
+        return m_query_bins;
     }
 
     /// Keeps `s` of `item` for comparison; `bins` is `s.sketch.values()` (unused if empty).
@@ -344,6 +403,7 @@ private:
     std::vector<MinHashSketch::bins_type> m_exact_bins;  // derived bins of the indexed exact sketches
     std::vector<std::uint32_t> m_candidates;  // scratch
     MinHashSketch::bins_type m_query_bins{};  // scratch: bins of the sketch last passed to nearest()
+    bool m_query_bins_ready = false;          // m_query_bins holds them (query_bins())
 };
 
 }  // namespace v0
