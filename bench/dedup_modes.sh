@@ -13,8 +13,9 @@
 # usage: bench/dedup_modes.sh SEMFP INPUT.jsonl [RUNS=5]
 #   THREADS="1 2" (default)      - thread counts
 #   MODES="plain sketch state"   - modes (default: all three)
-#   BASELINE=/path/to/other/semfp - also time that build in every mode but plain, at the last
-#                                    thread count (label "<mode> t<N> baseline")
+#   BASELINE=/path/to/other/semfp - also time that build in every mode, at the last thread count
+#                                    (label "<mode>-t<N>-baseline"; its output must equal this
+#                                    build's), with a table of its ratios to its own plain run
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -56,7 +57,7 @@ for ((r = 0; r < runs; r++)); do
             run_one "$m-t$t" "$m" "$tool" "$t"
             if [ "$r" = 0 ]; then labels+=("$m-t$t"); fi
         done
-        if [ -n "${BASELINE:-}" ] && [ "$m" != plain ]; then
+        if [ -n "${BASELINE:-}" ]; then
             t=${threads[-1]}
             run_one "$m-t$t-baseline" "$m" "$BASELINE" "$t"
             if [ "$r" = 0 ]; then labels+=("$m-t$t-baseline"); fi
@@ -71,6 +72,16 @@ bench_table "$work" "$docs" "$base" "wall / $base (median of per-round ratios)" 
 echo
 bench_table "$work" "$docs" "$base" "CPU (user+sys) / $base (median of per-round ratios)" '($5 + $6) / ($2 + $3)' \
     "${labels[@]}"
+if [ -n "${BASELINE:-}" ]; then
+    base_labels=()
+    for l in "${labels[@]}"; do
+        case $l in *-baseline) base_labels+=("$l") ;; esac
+    done
+    echo
+    bench_table "$work" "$docs" "plain-t${threads[-1]}-baseline" \
+        "CPU (user+sys) / plain-t${threads[-1]}-baseline (median of per-round ratios)" '($5 + $6) / ($2 + $3)' \
+        "${base_labels[@]}"
+fi
 echo
 echo "$docs documents; each mode's outputs identical across threads and rounds (--state, fresh: equal to plain);"
 echo "$runs rounds, interleaved; warm page cache."
