@@ -7,8 +7,8 @@ The snippets are the lines of the source documents (by default the DEV evaluatio
 plain-text documents only, HTML ones skipped) that are 20-200 characters long after trimming,
 each distinct line once, in a seeded random order, the first N / 2 of them (so each comes twice).
 They are taken in turn like bench/dedup_input.py
-takes documents: copy k > 0 of a snippet gets the id suffix "~k" and the same small,
-deterministic edit (a few characters replaced, a short suffix appended), so the clusterer sees
+takes documents: copy k > 0 of a snippet gets the id suffix "~k" and that script's small,
+deterministic edit (three characters replaced, a suffix appended), so the clusterer sees
 near-duplicates as well as new texts. Fields: `id`, `text`.
 
 usage: short_dedup_input.py SOURCE.jsonl OUT.jsonl [N=50000]
@@ -18,14 +18,8 @@ import os
 import random
 import sys
 
-
-def edited(text, k, rng):
-    if k == 0 or not text:
-        return text
-    chars = list(text)
-    for _ in range(min(3, len(chars) // 10 + 1)):
-        chars[rng.randrange(len(chars))] = rng.choice("的一是在不了有和人这中大为上个国我以要他")
-    return "".join(chars) + "（%d）" % k
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dedup_input import edited  # noqa: E402  (the same edit as the long-document input)
 
 
 def main():
