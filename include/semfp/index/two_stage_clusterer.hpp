@@ -29,9 +29,9 @@
 /// item 12 bytes; per indexed item (a centre; with `match_policy::members`, every member that is
 /// not an exact copy) its signature (144 bytes at 64 bits), its `HammingIndex` entry, `bands`
 /// slots of the band index (about 13 bytes each) and, for an exact sketch (a short text), its
-/// 128 derived bins: `MinHashSketch::values()` derives them with a few hundred hash mixes, so
-/// each signature's bins are derived once, when it is added, and kept for the band table's
-/// growth and for comparisons with MinHash sketches. Not thread-safe for writers; concurrent
+/// 128 derived bins: `MinHashSketch::values()` derives them (a table minimum per set hash and a
+/// hash mix per bin, about 1 us), so each signature's bins are derived at most once, when it is
+/// added, and kept for the band table's growth and for comparisons with MinHash sketches. Not thread-safe for writers; concurrent
 /// const calls are safe.
 
 #include <semfp/core/signature.hpp>
