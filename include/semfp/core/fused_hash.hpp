@@ -11,6 +11,7 @@
 #include <semfp/core/hash.hpp>
 #include <semfp/core/simhash.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -59,6 +60,27 @@ template <std::size_t Bits, HashPolicy Hash>
     } else {
         return feature_bits<Bits, Hash>(std::string_view(p, len));
     }
+}
+
+/// True when `fused_fingerprint` hashes a batch in two loops: the Murmur3 hashes first, then the
+/// finalizing mix (`fused_mix_murmur3`). At 128 bits `Mixed<Murmur3>` chains four `fmix64`
+/// rounds, three of them one after the other; in a single loop with the stopword test that chain
+/// limits how many tokens the processor overlaps, and split in two each loop is short enough
+/// to overlap many (measured: about 0.5 us less per 2,000-character document).
+template <std::size_t Bits, HashPolicy Hash>
+inline constexpr bool fused_split_mix = Bits == 128 && std::is_same_v<Hash, Mixed<Murmur3>>;
+
+/// The raw Murmur3 hash of `fused_split_mix`'s first loop ({hi, lo}, from a padded buffer).
+[[nodiscard]] inline std::array<std::uint64_t, 2> fused_murmur3_words(const char* p, std::size_t len) noexcept {
+    const hash128_t h = fused_murmur3(p, len);
+    return {h.hi, h.lo};
+}
+
+/// `fused_split_mix`'s second loop on one hash: {hi, lo} of `fused_murmur3_words` becomes
+/// `fused_feature_bits<128, Mixed<Murmur3>>` of the same bytes.
+inline void fused_mix_murmur3(std::array<std::uint64_t, 2>& h) noexcept {
+    const std::uint64_t lo = fmix64(h[1] ^ rotl64(h[0], 29));
+    h = {fmix64(h[0] ^ lo), lo};
 }
 
 }  // namespace detail
