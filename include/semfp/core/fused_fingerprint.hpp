@@ -208,7 +208,9 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
         }
         if (opt.fold_script && b >= 0xE3 && b <= 0xE9) {
             if (((t2s_bmp_bitmap[folded >> 6] >> (folded & 63)) & 1u) != 0) folded = fold_to_simplified(folded);
-            if (opt.fold_phrases && fused_may_start_phrase(in, i, 3, folded, *raw)) {
+            // Most characters are ruled out inline by their raw bytes; the rest ask the full test.
+            if (opt.fold_phrases && !(folded < 0x10000 && fused_no_phrase_at(in, i, folded, *raw)) &&
+                fused_may_start_phrase(in, i, 3, folded, *raw)) {
                 // The reference's phrase match; a replacement (rare) goes the general way.
                 tw_phrase_reader next{in};
                 next.ends[0] = i + 3;
@@ -471,10 +473,14 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         // sixteen at a time.
         typename fused_votes<Bits>::hash_type hashes[batch_size];
         std::size_t m = 0;
+        constexpr bool split = fused_split_mix<Bits, Hash>;
+        auto hash = [](const char* p, std::size_t n) noexcept {
+            if constexpr (split) return fused_murmur3_words(p, n);
+            else return fused_feature_bits<Bits, Hash>(p, n);
+        };
         if (list == nullptr) {
             // No filter: a loop the compiler keeps free of the filter's calls and branches.
-            for (std::size_t k = 0; k < batch.pending; ++k)
-                hashes[k] = fused_feature_bits<Bits, Hash>(batch.base + batch.offsets[k], batch.lengths[k]);
+            for (std::size_t k = 0; k < batch.pending; ++k) hashes[k] = hash(batch.base + batch.offsets[k], batch.lengths[k]);
             if constexpr (feed)
                 for (std::size_t k = 0; k < batch.pending; ++k)
                     sink(batch.base + batch.offsets[k], static_cast<std::size_t>(batch.lengths[k]));
@@ -484,10 +490,12 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                 const char* p = batch.base + batch.offsets[k];
                 const std::size_t n = batch.lengths[k];
                 if (!keep(p, n)) continue;
-                hashes[m++] = fused_feature_bits<Bits, Hash>(p, n);
+                hashes[m++] = hash(p, n);
                 if constexpr (feed) sink(p, n);
             }
         }
+        if constexpr (split)
+            for (std::size_t k = 0; k < m; ++k) fused_mix_murmur3(hashes[k]);
         std::size_t k = 0;
         for (; k + 16 <= m; k += 16) acc.add16(hashes + k);
         for (; k < m; ++k) acc.add(hashes[k]);

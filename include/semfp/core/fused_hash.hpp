@@ -11,6 +11,7 @@
 #include <semfp/core/hash.hpp>
 #include <semfp/core/simhash.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -60,6 +61,25 @@ template <std::size_t Bits, HashPolicy Hash>
         return feature_bits<Bits, Hash>(std::string_view(p, len));
     }
 }
+
+/// True when `fused_fingerprint` hashes a batch in two loops: Murmur3 and the first `fmix64` of
+/// the finalizing mix (`fused_murmur3_words`) in the stopword-filter loop, the last `fmix64`
+/// (`fused_mix_murmur3`) in a loop of its own. At 128 bits `Mixed<Murmur3>` chains three
+/// dependent `fmix64` rounds per token; in a single loop with the stopword test that chain limits
+/// how many tokens the processor overlaps. Split so, the first loop's chain is as long as at 64
+/// bits (measured: about 0.7 us less per 2,000-character document).
+template <std::size_t Bits, HashPolicy Hash>
+inline constexpr bool fused_split_mix = Bits == 128 && std::is_same_v<Hash, Mixed<Murmur3>>;
+
+/// `fused_split_mix`'s first loop: {Murmur3's hi, the mixed lo word}, from a padded buffer.
+[[nodiscard]] inline std::array<std::uint64_t, 2> fused_murmur3_words(const char* p, std::size_t len) noexcept {
+    const hash128_t h = fused_murmur3(p, len);
+    return {h.hi, fmix64(h.lo ^ rotl64(h.hi, 29))};
+}
+
+/// `fused_split_mix`'s second loop on one hash: the words of `fused_murmur3_words` become
+/// `fused_feature_bits<128, Mixed<Murmur3>>` of the same bytes ({hi, lo}).
+inline void fused_mix_murmur3(std::array<std::uint64_t, 2>& h) noexcept { h[0] = fmix64(h[0] ^ h[1]); }
 
 }  // namespace detail
 }  // namespace v0

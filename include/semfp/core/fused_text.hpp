@@ -261,14 +261,21 @@ template <class Next>
     return true;
 }
 
-/// True when no Taiwan phrase starts at the three-byte character `c` at `in[i]` that no script
-/// fold changes (the fast part of `fused_may_start_phrase`: no one-character phrase, a
-/// three-byte unit next, and the raw pair's bit clear); false means "ask
-/// `fused_may_start_phrase`".
-[[nodiscard]] inline bool fused_no_phrase_at(std::string_view in, std::size_t i, std::uint32_t c,
+/// True when no Taiwan phrase starts at the three-byte character at `in[i]` whose folded code
+/// point `c` (below U+10000) is given: the raw-byte part of `fused_may_start_phrase` (no
+/// one-character phrase, a three-byte unit next, and then the raw pair's bit clear, or neither a
+/// two-character phrase nor a longer one that the next unit continues), read inline. False
+/// means "ask `fused_may_start_phrase`".
+[[nodiscard]] [[gnu::always_inline]] inline bool fused_no_phrase_at(std::string_view in, std::size_t i, std::uint32_t c,
                                              const tw_raw_prefixes& raw) noexcept {
     if (in.size() - i < 9 || fused_test_bit(tw_single_bitmap, c) || static_cast<unsigned char>(in[i + 3]) >= 0xF0) return false;
-    return !fused_test_bit(raw.pair, tw_raw_pair_slot(fused_load_le64(in.data() + i) & 0xFFFFFFFFFFFFull));
+    const std::uint64_t v = fused_load_le64(in.data() + i);
+    const std::uint64_t key = v & 0xFFFFFFFFFFFFull;
+    if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return true;
+    // A pair that starts some phrase (about 1 in 20 Han characters): the phrase is not there
+    // unless the pair is one or a third character may continue it.
+    return !fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) && static_cast<unsigned char>(in[i + 6]) < 0xF0 &&
+           !fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[i + 8])));
 }
 
 /// The most output bytes one input byte can produce in normalization: 2 for script folding (a

@@ -7,6 +7,9 @@
 
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/fused_fingerprint.hpp>
+#include <semfp/core/fused_hash.hpp>
+#include <semfp/core/simhash.hpp>
+#include <semfp/text/script_fold.hpp>
 #include <semfp/detail/utf8_codec.hpp>
 #include <semfp/detail/utf8_three.hpp>
 #include <semfp/text/stopwords.hpp>
@@ -190,6 +193,90 @@ TEST_CASE("Fused fast paths: no phrase is missed by the quick phrase test", "[fu
     REQUIRE(checked > 10000);
     REQUIRE(found > 100);
     REQUIRE(cleared > checked / 4);
+}
+
+TEST_CASE("Fused fast paths: the quick phrase test never rules out a phrase start", "[fused]") {
+    // Every phrase of the table, written with its own characters and with every Traditional
+    // form that folds to its first two, then followed by each kind of unit: the quick test
+    // (on the folded first character, as the general steps call it) must answer "maybe".
+    const auto& raw = semfp::detail::tw_raw_prefix_tables();
+    std::vector<std::vector<char32_t>> sources(0x10000);  // code point -> forms that fold to it
+    for (std::size_t k = 0; k < semfp::detail::t2s_table_size; ++k) {
+        const char32_t to = semfp::fold_to_simplified(semfp::detail::t2s_table[k].from);
+        if (to < 0x10000) sources[to].push_back(semfp::detail::t2s_table[k].from);
+    }
+    const std::vector<std::string> tails{"", "\xE4\xB8\x80\xE4\xB8\x80\xE4\xB8\x80", "\xF0\xA0\x80\x80" "abcdefgh", "abcdefghij"};
+    std::size_t tested = 0;
+    for (std::size_t e = 0; e < semfp::detail::tw_phrase_table_size; ++e) {
+        const std::u32string_view from = semfp::detail::tw_phrase_table[e].from;
+        std::vector<char32_t> firsts{from[0]}, seconds;
+        if (from[0] < 0x10000) firsts.insert(firsts.end(), sources[from[0]].begin(), sources[from[0]].end());
+        if (from.size() > 1) {
+            seconds.push_back(from[1]);
+            if (from[1] < 0x10000) seconds.insert(seconds.end(), sources[from[1]].begin(), sources[from[1]].end());
+        } else {
+            seconds.push_back(U'\0');
+        }
+        std::string rest;
+        for (std::size_t k = 2; k < from.size(); ++k) rest += utf8_of(from[k]);
+        for (const char32_t a : firsts) {
+            if (a < 0x800 || a >= 0x10000) continue;  // the test reads three-byte characters only
+            const char32_t folded = semfp::fold_to_simplified(a);
+            if (folded >= 0x10000) continue;
+            for (const char32_t b : seconds)
+                for (const std::string& tail : tails) {
+                    const std::string t = utf8_of(a) + (b == U'\0' ? std::string() : utf8_of(b)) + rest + tail;
+                    semfp::detail::tw_phrase_reader next{t};
+                    next.ends[0] = 3;
+                    if (semfp::detail::match_tw_phrase(folded, next).chars == 0) continue;  // cut by the tail
+                    ++tested;
+                    INFO("phrase " << e);
+                    REQUIRE_FALSE(semfp::detail::fused_no_phrase_at(t, 0, static_cast<std::uint32_t>(folded), raw));
+                }
+        }
+    }
+    REQUIRE(tested > semfp::detail::tw_phrase_table_size);
+
+    // Random text, at every three-byte unit with its folded code point: "none" from the quick
+    // test means none from fused_may_start_phrase and from the reference matcher.
+    std::size_t checked = 0, cleared = 0, folds = 0;
+    for (const std::string& t : run_texts(800, 91)) {
+        const auto* s = reinterpret_cast<const unsigned char*>(t.data());
+        for (std::size_t i = 0; i + 3 <= t.size(); ++i) {
+            const char32_t c = semfp::detail::fused_decode3(s + i);
+            if (c == 0) continue;
+            const char32_t folded = semfp::fold_to_simplified(c);
+            if (folded >= 0x10000) continue;
+            ++checked;
+            if (!semfp::detail::fused_no_phrase_at(t, i, static_cast<std::uint32_t>(folded), raw)) continue;
+            ++cleared;
+            folds += folded != c ? 1 : 0;
+            semfp::detail::tw_phrase_reader next{t};
+            next.ends[0] = i + 3;
+            REQUIRE(semfp::detail::match_tw_phrase(folded, next).chars == 0);
+            REQUIRE_FALSE(semfp::detail::fused_may_start_phrase(t, i, 3, folded, raw));
+        }
+    }
+    REQUIRE(checked > 10000);
+    REQUIRE(cleared > checked / 4);
+    REQUIRE(folds > 100);
+}
+
+TEST_CASE("Fused fast paths: the two-loop 128-bit hash gives fused_feature_bits", "[fused]") {
+    std::mt19937 rng(5);
+    std::string buf(64 + semfp::detail::fused_padding, '\0');
+    for (int round = 0; round < 20000; ++round) {
+        const std::size_t n = rng() % 40;
+        for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<char>(rng());
+        for (std::size_t k = n; k < n + semfp::detail::fused_padding; ++k) buf[k] = '\0';
+        auto h = semfp::detail::fused_murmur3_words(buf.data(), n);
+        semfp::detail::fused_mix_murmur3(h);
+        const auto want = semfp::detail::fused_feature_bits<128, semfp::Mixed<semfp::Murmur3>>(buf.data(), n);
+        REQUIRE(h == want);
+        REQUIRE(want == semfp::detail::feature_bits<128, semfp::Mixed<semfp::Murmur3>>(std::string_view(buf.data(), n)));
+    }
+    STATIC_REQUIRE(semfp::detail::fused_split_mix<128, semfp::Mixed<semfp::Murmur3>>);
+    STATIC_REQUIRE(!semfp::detail::fused_split_mix<64, semfp::Mixed<semfp::Murmur3>>);
 }
 
 TEST_CASE("Fused fast paths: the shared three-byte formula decodes as utf8_decode", "[fused]") {
