@@ -78,8 +78,8 @@ using sketch_minima = std::array<std::uint32_t, sketch_bins>;
 constexpr void sketch_take(sketch_minima& m, std::uint32_t k) noexcept {
     const std::size_t bin = k >> 25;
     const std::uint32_t v = k & ((std::uint32_t{1} << 25) - 1);
-    // Unconditional store: whether a feature lowers its bin's minimum is a coin flip the branch
-    // predictor loses (about one feature in five of a long text).
+    // Unconditional store: whether a feature lowers its bin's minimum follows no pattern a
+    // branch predictor can learn (bench/results/two_stage.md).
     m[bin] = v < m[bin] ? v : m[bin];
 }
 
