@@ -61,19 +61,31 @@ bool accepts(const rule_t& r, const scored& s) {
     return s.d <= r.radius && s.j >= (s.is_short ? r.t_short : r.t);
 }
 
+/// What both stages see of a pair: the Hamming distance, the sketch estimate, and whether
+/// either text is short.
+struct pair_view {
+    unsigned d;
+    double j;
+    bool is_short;
+};
+
+template <std::size_t Bits>
+pair_view view_of(const semfp::Signature<Bits>& x, const semfp::Signature<Bits>& y, std::uint32_t short_features) {
+    return {semfp::hamming_distance(x.fingerprint, y.fingerprint), semfp::estimated_jaccard(x.sketch, y.sketch),
+            x.sketch.features() < short_features || y.sketch.features() < short_features};
+}
+
 template <std::size_t Bits>
 std::vector<scored> score(const docs_t& docs, const std::vector<pair_row>& pairs,
                           const std::vector<semfp::Signature<Bits>>& sig, std::uint32_t short_features) {
     std::vector<scored> out;
     out.reserve(pairs.size());
+    const auto lib = semfp::two_stage_rule::recommended<Bits>();
     for (const auto& p : pairs) {
         const auto& x = sig[p.a];
         const auto& y = sig[p.b];
-        const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
-        const auto lib = semfp::two_stage_rule::recommended<Bits>();
-        out.push_back({lib.accepts(d, x.sketch, y.sketch), d <= lib.accept_distance, d,
-                       semfp::estimated_jaccard(x.sketch, y.sketch),
-                       x.sketch.features() < short_features || y.sketch.features() < short_features});
+        const pair_view v = view_of(x, y, short_features);
+        out.push_back({lib.accepts(v.d, x.sketch, y.sketch), v.d <= lib.accept_distance, v.d, v.j, v.is_short});
     }
     (void)docs;
     return out;
@@ -244,11 +256,9 @@ void radius_sweep(const std::vector<pair_row>& pairs, const std::vector<semfp::S
     for (const auto& p : pairs) {
         const auto& x = sig[p.a];
         const auto& y = sig[p.b];
-        const unsigned d = semfp::hamming_distance(x.fingerprint, y.fingerprint);
-        const bool cand = d <= rule.accept_distance || semfp::share_band(x.sketch, y.sketch, def);
-        v.push_back({d, semfp::estimated_jaccard(x.sketch, y.sketch),
-                     x.sketch.features() < rule.short_features || y.sketch.features() < rule.short_features,
-                     cand && rule.accepts(d, x.sketch, y.sketch)});
+        const pair_view pv = view_of(x, y, rule.short_features);
+        const bool cand = pv.d <= rule.accept_distance || semfp::share_band(x.sketch, y.sketch, def);
+        v.push_back({pv.d, pv.j, pv.is_short, cand && rule.accepts(pv.d, x.sketch, y.sketch)});
     }
     auto found = [&](std::size_t i, unsigned r) { return v[i].found_any_radius && v[i].d <= r; };
     char buf[640];

@@ -176,7 +176,10 @@ public:
             const fingerprint_options& o = m_fp.options();
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
-                auto sink = [&sketcher](const char* p, std::size_t n) noexcept { sketcher.add_token(std::string_view(p, n)); };
+                // The fused pass's tokens lie in its padded buffer (zero bytes after the text).
+                auto sink = [&sketcher](const char* p, std::size_t n) noexcept {
+                    sketcher.add_hash(MinHashSketcher::feature_hash_padded(p, n));
+                };
                 const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
                     text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
                 if (!sketcher.is_short()) return {fp, sketcher.finish()};

@@ -48,6 +48,7 @@
 /// (index/signature_file.hpp).
 
 #include <semfp/core/hash.hpp>
+#include <semfp/detail/utf8_codec.hpp>
 
 #include <algorithm>
 #include <array>
@@ -78,7 +79,9 @@ using sketch_minima = std::array<std::uint32_t, sketch_bins>;
 constexpr void sketch_take(sketch_minima& m, std::uint32_t k) noexcept {
     const std::size_t bin = k >> 25;
     const std::uint32_t v = k & ((std::uint32_t{1} << 25) - 1);
-    if (v < m[bin]) m[bin] = v;
+    // Unconditional store: whether a feature lowers its bin's minimum follows no pattern a
+    // branch predictor can learn (bench/results/two_stage.md).
+    m[bin] = v < m[bin] ? v : m[bin];
 }
 
 /// The 8 bits kept of a bin's minimum `v` (own: attempt 0; borrowed: the attempt that found it).
@@ -177,6 +180,19 @@ inline constexpr std::size_t sketch_sparse_bins = 32;
     for (std::size_t i = 0; i < sketch_bins; ++i)
         out[i] = m[i] != sketch_empty_bin ? sketch_bits(m[i], 0) : sketch_borrow(m, i);
     return out;
+}
+
+/// FNV-1a of `p[0..n)` (equal to `Fnv1a::hash64`) for a token followed by readable bytes up to
+/// `p + 8` at least. Up to 8 bytes the steps are unrolled (a CJK bigram is 6), which keeps the
+/// chain of a token short and its exit well predicted.
+[[nodiscard]] inline std::uint64_t sketch_fnv_padded(const char* p, std::size_t n) noexcept {
+    if (n > 8) return Fnv1a::hash64(std::string_view(p, n));
+    std::uint64_t h = Fnv1a::offset64;
+    for (std::size_t k = 0; k < 8; ++k) {
+        const std::uint64_t x = (h ^ static_cast<unsigned char>(p[k])) * Fnv1a::prime64;
+        h = k < n ? x : h;
+    }
+    return h;
 }
 
 }  // namespace detail
@@ -303,10 +319,14 @@ public:
     constexpr void add(std::string_view feature) noexcept { add_hash(feature_hash(feature)); }
 
     /// Calls `f(h)` with the features of the short view of the normalized text `text`: the
-    /// `feature_hash` of every pair of neighbouring characters (UTF-8 sequences; a stray byte
-    /// counts as one character) once ASCII white space is removed, in text order, repeats
-    /// included; a text of one character gives that character's hash, a text of white space
-    /// nothing. O(bytes); never reads beyond `text`.
+    /// `feature_hash` of every pair of neighbouring characters once ASCII white space is
+    /// removed, in text order, repeats included; a text of one character gives that
+    /// character's hash, a text of white space nothing. Characters are split as
+    /// `detail::utf8_decode` splits them: a well-formed UTF-8 sequence is one character; a byte
+    /// that does not start one (a stray continuation byte, C0, C1, F5-FF, an overlong form, a
+    /// surrogate, a sequence cut short) is one character made of that byte alone, hashed as
+    /// the raw byte (not as U+FFFD), as the normalizer copies it. O(bytes); never reads beyond
+    /// `text`.
     template <class F>
     static constexpr void for_each_text_bigram(std::string_view text, F&& f) noexcept {
         std::size_t prev = 0, prev_len = 0, chars = 0;
@@ -316,11 +336,10 @@ public:
                 ++i;
                 continue;
             }
-            std::size_t n = u < 0xC0 ? 1 : u < 0xE0 ? 2 : u < 0xF0 ? 3 : u < 0xF8 ? 4 : 1;
-            // A sequence cut by the end of the text, or with a lead byte whose continuation
-            // bytes are missing, is one character per byte.
-            for (std::size_t k = 1; k < n; ++k)
-                if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) n = 1;
+            // The shared decoder's rule: a well-formed sequence is one character; a byte that
+            // does not start one (malformed, overlong, surrogate, cut by the end) is one
+            // character of its own.
+            const std::size_t n = u < 0x80 ? 1 : detail::utf8_decode(text, i).length;
             if (chars != 0) {
                 std::uint64_t h = Fnv1a::offset64;
                 for (std::size_t k = 0; k < prev_len; ++k) h = (h ^ static_cast<unsigned char>(text[prev + k])) * Fnv1a::prime64;
@@ -338,6 +357,13 @@ public:
     /// Adds one token (one occurrence: `features()` counts tokens) to the whole-token view.
     /// What `SignatureFingerprinter` adds for each token.
     constexpr void add_token(std::string_view token) noexcept { add_hash(feature_hash(token)); }
+
+    /// `feature_hash(std::string_view(p, n))` for a token followed by readable bytes up to
+    /// `p + 8` at least (a token of the fused pass's padded buffer), computed without a loop
+    /// for tokens of up to 8 bytes.
+    [[nodiscard]] static std::uint64_t feature_hash_padded(const char* p, std::size_t n) noexcept {
+        return finish_feature_hash(detail::sketch_fnv_padded(p, n));
+    }
 
     /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
     /// every document compared; only the top 32 bits are used).

@@ -1,4 +1,5 @@
 #include <semfp/core/sketch.hpp>
+#include <semfp/detail/utf8_codec.hpp>
 
 #include "support/catch.hpp"
 
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -303,3 +305,119 @@ TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays de
     REQUIRE(semfp::estimated_jaccard(m, m) == 1.0);
 }
 
+
+namespace {
+
+// The character split of for_each_text_bigram before it used the shared decoder: the lead
+// byte's length, one byte when a continuation byte is missing. Kept here to show that valid
+// UTF-8 is split exactly as before.
+std::vector<std::uint64_t> lead_byte_bigrams(std::string_view text) {
+    std::vector<std::uint64_t> out;
+    std::string_view prev;
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u == ' ' || (u >= 0x09 && u <= 0x0D)) {
+            ++i;
+            continue;
+        }
+        std::size_t n = u < 0xC0 ? 1 : u < 0xE0 ? 2 : u < 0xF0 ? 3 : u < 0xF8 ? 4 : 1;
+        for (std::size_t k = 1; k < n; ++k)
+            if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) n = 1;
+        const std::string_view cur = text.substr(i, n);
+        if (chars != 0) out.push_back(semfp::MinHashSketcher::feature_hash(std::string(prev) + std::string(cur)));
+        prev = cur;
+        ++chars;
+        i += n;
+    }
+    if (chars == 1) out.push_back(semfp::MinHashSketcher::feature_hash(prev));
+    return out;
+}
+
+std::vector<std::uint64_t> text_bigrams(std::string_view text) {
+    std::vector<std::uint64_t> hs;
+    semfp::MinHashSketcher::for_each_text_bigram(text, [&hs](std::uint64_t h) { hs.push_back(h); });
+    return hs;
+}
+
+void append_utf8(std::string& s, char32_t cp) {
+    char buf[4];
+    s.append(buf, semfp::detail::utf8_encode(cp, buf));
+}
+
+}  // namespace
+
+TEST_CASE("MinHashSketcher::for_each_text_bigram: valid UTF-8 split as before the shared decoder", "[core][sketch]") {
+    std::mt19937_64 rng(20261124);
+    for (int round = 0; round < 3000; ++round) {
+        std::string text;
+        const auto len = rng() % 24;
+        for (std::uint64_t i = 0; i < len; ++i) {
+            switch (rng() % 6) {
+                case 0: text += static_cast<char>(0x20 + rng() % 0x5F); break;  // printable ASCII
+                case 1: text += " \t\n\r\v\f"[rng() % 6]; break;
+                case 2: append_utf8(text, static_cast<char32_t>(0x80 + rng() % (0x800 - 0x80))); break;
+                case 3: append_utf8(text, static_cast<char32_t>(0x4E00 + rng() % 0x5200)); break;  // CJK
+                case 4: {
+                    char32_t cp = static_cast<char32_t>(0x800 + rng() % (0x10000 - 0x800));
+                    if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
+                    append_utf8(text, cp);
+                    break;
+                }
+                default: append_utf8(text, static_cast<char32_t>(0x10000 + rng() % (0x110000 - 0x10000))); break;
+            }
+        }
+        INFO(text);
+        REQUIRE(text_bigrams(text) == lead_byte_bigrams(text));
+    }
+}
+
+TEST_CASE("MinHashSketcher::for_each_text_bigram: malformed bytes are one-byte characters", "[core][sketch]") {
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::feature_hash(f); };
+    using H = std::vector<std::uint64_t>;
+    using namespace std::string_view_literals;
+    // Sequences the lead-byte rule took whole but utf8_decode rejects: each byte is a character,
+    // hashed as that raw byte (not as U+FFFD).
+    REQUIRE(text_bigrams("\xc0\xaf"sv) == H{fh("\xc0\xaf"sv)});                            // overlong '/'
+    REQUIRE(text_bigrams("a\xc0\xaf"sv) == H{fh("a\xc0"sv), fh("\xc0\xaf"sv)});
+    REQUIRE(text_bigrams("\xed\xa0\x80"sv) == H{fh("\xed\xa0"sv), fh("\xa0\x80"sv)});       // surrogate
+    REQUIRE(text_bigrams("\xe0\x80\xaf"sv) == H{fh("\xe0\x80"sv), fh("\x80\xaf"sv)});       // overlong
+    REQUIRE(text_bigrams("\xf4\x90\x80\x80"sv).size() == 3);                                 // above U+10FFFF
+    REQUIRE(text_bigrams("\xf5\x80\x80\x80"sv).size() == 3);                                 // F5 lead
+    REQUIRE(text_bigrams("\xf0\x80\x80\xaf"sv).size() == 3);                                 // overlong
+    // A malformed byte next to a valid character: the character stays whole.
+    REQUIRE(text_bigrams("\xff\xe4\xb8\xad"sv) == H{fh("\xff\xe4\xb8\xad"sv)});
+    REQUIRE(text_bigrams("\xe4\xb8\xad\xc1"sv) == H{fh("\xe4\xb8\xad\xc1"sv)});
+    // A sequence cut by the end: one character per byte, nothing read past the end.
+    REQUIRE(text_bigrams("\xe4\xb8"sv) == H{fh("\xe4\xb8"sv)});
+    REQUIRE(text_bigrams("\xf0\x9f\x98"sv) == H{fh("\xf0\x9f"sv), fh("\x9f\x98"sv)});
+    // Random bytes: one bigram per pair of neighbouring characters as utf8_decode splits them
+    // (white space removed), every byte of the text covered.
+    std::mt19937_64 rng(7);
+    for (int round = 0; round < 3000; ++round) {
+        std::string text(rng() % 16, '\0');
+        for (auto& c : text) c = static_cast<char>(rng() % 4 == 0 ? 0x80 + rng() % 0x80 : rng() % 256);
+        std::size_t chars = 0;
+        for (std::size_t i = 0; i < text.size();) {
+            const auto u = static_cast<unsigned char>(text[i]);
+            const bool space = u == ' ' || (u >= 0x09 && u <= 0x0D);
+            const std::size_t n = semfp::detail::utf8_decode(text, i).length;
+            REQUIRE((n >= 1 && i + n <= text.size()));
+            chars += space ? 0 : 1;
+            i += space ? 1 : n;
+        }
+        REQUIRE(text_bigrams(text).size() == (chars <= 1 ? chars : chars - 1));
+    }
+}
+
+TEST_CASE("MinHashSketcher::feature_hash_padded equals feature_hash", "[core][sketch]") {
+    std::mt19937_64 rng(11);
+    std::string buf;
+    for (int round = 0; round < 20000; ++round) {
+        const std::size_t n = rng() % 20;
+        buf.assign(n + 8, '\0');  // readable bytes up to p + 8, as in the fused pass's buffer
+        for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<char>(rng());
+        REQUIRE(semfp::MinHashSketcher::feature_hash_padded(buf.data(), n) ==
+                semfp::MinHashSketcher::feature_hash(std::string_view(buf.data(), n)));
+    }
+}
