@@ -16,4 +16,6 @@ if(SEMFP_SANITIZE)
   target_compile_options(semfp_dev INTERFACE -fsanitize=${SEMFP_SANITIZE} -fno-omit-frame-pointer
                                              -fno-sanitize-recover=all)
   target_link_options(semfp_dev INTERFACE -fsanitize=${SEMFP_SANITIZE})
+  # Lets the largest randomized tests run fewer cases under the sanitizers (tests/support/scale.hpp).
+  target_compile_definitions(semfp_dev INTERFACE SEMFP_SANITIZED_BUILD=1)
 endif()

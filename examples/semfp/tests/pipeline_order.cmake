@@ -3,8 +3,13 @@
 # threads: the clusterer consumes the blocks in input order while the workers fingerprint ahead,
 # and every warning, the reader's own (an over-long line) and the parser's alike, comes out in
 # line order although the reader is blocks ahead.
-# cmake -DTOOL=<semfp> -DWORK=<dir> -P pipeline_order.cmake
+# cmake -DTOOL=<semfp> -DWORK=<dir> [-DTHREADS=1,3] -P pipeline_order.cmake
+# (THREADS: the thread counts compared, comma-separated, 1 first; default 1,2,3.)
 cmake_minimum_required(VERSION 3.21)
+if(NOT DEFINED THREADS)
+  set(THREADS 1,2,3)
+endif()
+string(REPLACE "," ";" THREADS "${THREADS}")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 
@@ -37,7 +42,7 @@ endforeach()
 file(WRITE "${WORK}/in.jsonl" "${input}")
 
 set(first_out "")
-foreach(threads 1 2 3)
+foreach(threads IN LISTS THREADS)
   execute_process(COMMAND "${TOOL}" dedup "${WORK}/in.jsonl" --threads ${threads} --quiet --max-document-size 1000
                           --out "${WORK}/out${threads}.jsonl" --keep "${WORK}/keep${threads}.jsonl" --verify none
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -82,7 +87,7 @@ set(opts_components --link components --verify none)
 set(opts_verify_state --verify sketch --state "@STATE@")
 set(opts_verify_components --link components)
 foreach(mode IN LISTS modes)
-  foreach(threads 1 2 3)
+  foreach(threads IN LISTS THREADS)
     set(state "${WORK}/${mode}${threads}.state")
     file(REMOVE "${state}")
     list(TRANSFORM opts_${mode} REPLACE "@STATE@" "${state}" OUTPUT_VARIABLE opts)

@@ -78,8 +78,11 @@ public:
                 emit_rest(&m_text, false, true);
                 break;
             }
-            const std::size_t lt = m_s.find('<', m_pos);
+            // Bytes before m_no_lt_until were searched already: a text that stalls on a long
+            // character reference is searched once, not once per chunk.
+            const std::size_t lt = m_s.find('<', m_no_lt_until > m_pos ? m_no_lt_until : m_pos);
             if (lt == npos) {
+                m_no_lt_until = n;
                 emit_rest(data_sink(), true, m_pre_depth > 0);
                 break;
             }
@@ -102,6 +105,7 @@ public:
     /// The caller dropped the first `consumed` bytes (at most position()) of its buffer.
     void rebase(std::size_t consumed) noexcept {
         m_pos -= consumed;
+        m_no_lt_until = m_no_lt_until >= consumed ? m_no_lt_until - consumed : 0;
         m_resume_owner = m_resume_owner >= consumed ? m_resume_owner - consumed : npos;
         m_resume = m_resume >= consumed ? m_resume - consumed : 0;
         m_tag.rebase(consumed);
@@ -428,6 +432,7 @@ private:
     }
 
     std::size_t m_construct = 0;        // start of the construct being read
+    std::size_t m_no_lt_until = 0;      // no '<' in [m_pos, m_no_lt_until) of the buffer
     std::size_t m_resume_owner = npos;  // construct whose end search stopped at m_resume
     std::size_t m_resume = 0;
     html_text_builder m_text;

@@ -1,6 +1,7 @@
 #include <semfp/index/hamming_index.hpp>
 
 #include "support/catch.hpp"
+#include "support/scale.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -102,7 +103,7 @@ void check_every_radius(unsigned max_k, unsigned blocks, std::size_t n, std::uin
     for (std::size_t i = 0; i < fps.size(); ++i) index.insert(fps[i], i * 7 + 3);
     const std::vector<bool> alive(fps.size(), true);
     std::mt19937_64 rng(seed + 1);
-    for (int t = 0; t < 40; ++t) {
+    for (std::size_t t = 0; t < semfp_test::cases(40, 4); ++t) {
         auto q = fps[rng() % fps.size()];
         for (auto f = rng() % (top + 3); f > 0; --f) q = flip(q, static_cast<unsigned>(rng() % Bits));
         for (unsigned k = 0; k <= top; ++k) REQUIRE(index.query(q, k) == brute_force(fps, alive, q, k));

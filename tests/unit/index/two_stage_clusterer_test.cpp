@@ -3,6 +3,7 @@
 #include <semfp/index/two_stage_clusterer.hpp>
 
 #include "support/catch.hpp"
+#include "support/scale.hpp"
 
 #include <algorithm>
 #include <array>
@@ -366,7 +367,9 @@ semfp::MinHashSketch edited_exact(const semfp::MinHashSketch& s, unsigned change
 TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition with exact sketches", "[index][two_stage]",
                        ((std::size_t Bits), Bits), 64, 128) {
     std::mt19937_64 rng(Bits + 5);
-    auto sigs = make_signatures<Bits>(1200, 24, Bits + 1);
+    const std::size_t n = semfp_test::cases(1200, 3);
+    const std::size_t saved_at = n * 7 / 12;  // the clusterer is saved and resumed here
+    auto sigs = make_signatures<Bits>(n, 24, Bits + 1);
     for (std::size_t i = 0; i < sigs.size(); ++i) {
         auto& sk = sigs[i].sketch;
         const auto kind = rng() % 6;
@@ -388,7 +391,7 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition with exact sket
         const auto want = reference<Bits>(sigs, rule, semfp::sketch_band_layout{}, match);
         semfp::TwoStageClusterer<Bits> c({rule, {}, match});
         std::size_t mixed = 0;  // joins of an exact and a MinHash sketch
-        for (std::size_t i = 0; i < 700; ++i) {
+        for (std::size_t i = 0; i < saved_at; ++i) {
             const auto got = c.add(sigs[i], i * 10 + 7);
             REQUIRE(got == want[i]);
             const auto centre = static_cast<std::size_t>((got.cluster - 7) / 10);
@@ -398,7 +401,7 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition with exact sket
         c.save(ss);
         semfp::TwoStageClusterer<Bits> resumed;
         resumed.load(ss);
-        for (std::size_t i = 700; i < sigs.size(); ++i) {
+        for (std::size_t i = saved_at; i < sigs.size(); ++i) {
             const auto got = resumed.add(sigs[i], i * 10 + 7);
             REQUIRE(got == want[i]);
             REQUIRE(c.add(sigs[i], i * 10 + 7) == got);
