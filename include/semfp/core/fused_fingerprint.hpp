@@ -123,6 +123,12 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
     char* const out = buf.data();
     std::size_t i = 0, o = 0;
     const tw_raw_prefixes* const raw = opt.fold_script && opt.fold_phrases ? &tw_raw_prefix_tables() : nullptr;
+    // The run loop's stop test: a character that folds, or with phrases also one that is a
+    // one-character phrase.
+    const std::uint64_t* const han_stop = raw != nullptr ? fused_han_stop_bitmap.data() : fused_han_fold_bitmap.data();
+    // Bytes the run loop needs from a character on: its three, or nine for the phrase test's
+    // loads (the last two characters of a text then take the steps before the loop).
+    const std::size_t run_room = raw != nullptr ? 9 : 3;
     bool in_region = false;  // ASCII output [region, o) not yet tokenized
     std::size_t region = 0;
     bool in_run = false;  // a CJK run from run_start; its last character starts at prev
@@ -258,7 +264,7 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
         // The rest of a run of common Han characters (U+4E00..U+9FFF) that no fold changes and
         // that start no phrase: the steps above reduce to copying the three bytes and emitting
         // a bigram. Any other unit leaves this loop and takes the steps above.
-        while (n - i >= 3) {
+        while (n - i >= run_room) {
             const auto b0 = static_cast<unsigned char>(s[i]);
             const auto b1 = static_cast<unsigned char>(s[i + 1]);
             const auto b2 = static_cast<unsigned char>(s[i + 2]);
@@ -266,8 +272,9 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
             const std::uint32_t c = utf8_three_byte_value(b0, b1, b2);
             if (c < 0x4E00u) break;
             if (opt.fold_script) {
-                if (((t2s_bmp_bitmap[c >> 6] >> (c & 63)) & 1u) != 0) break;
-                if (raw != nullptr && !fused_no_phrase_at(in, i, c, *raw)) break;
+                const std::uint32_t w = (c >> 6) - static_cast<std::uint32_t>(fused_han_first_word);
+                if (((han_stop[w] >> (c & 63)) & 1u) != 0) break;
+                if (raw != nullptr && !fused_no_pair_phrase_at(s + i, *raw)) break;
             }
             std::memcpy(out + o, s + i, 3);
             emit(out + prev, o + 3 - prev);

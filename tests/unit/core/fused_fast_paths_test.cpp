@@ -262,6 +262,51 @@ TEST_CASE("Fused fast paths: the quick phrase test never rules out a phrase star
     REQUIRE(folds > 100);
 }
 
+TEST_CASE("Fused fast paths: the run loop's tables and pair test answer as the general tests", "[fused]") {
+    // The Han-block bitmaps equal the BMP ones they are cut from.
+    for (std::uint32_t c = 0x4E00; c <= 0x9FFF; ++c) {
+        const std::uint32_t w = (c >> 6) - static_cast<std::uint32_t>(semfp::detail::fused_han_first_word);
+        const bool fold = ((semfp::detail::fused_han_fold_bitmap[w] >> (c & 63)) & 1u) != 0;
+        const bool stop = ((semfp::detail::fused_han_stop_bitmap[w] >> (c & 63)) & 1u) != 0;
+        const bool t2s = ((semfp::detail::t2s_bmp_bitmap[c >> 6] >> (c & 63)) & 1u) != 0;
+        const bool single = semfp::detail::fused_test_bit(semfp::detail::tw_single_bitmap, c);
+        REQUIRE(fold == t2s);
+        REQUIRE(stop == (t2s || single));
+    }
+    // At every common Han character that neither folds nor is a one-character phrase, with nine
+    // bytes left: the pair test of the run loop answers as fused_no_phrase_at, including before
+    // a four-byte unit and a lead byte cut short.
+    const auto& raw = semfp::detail::tw_raw_prefix_tables();
+    std::vector<std::string> texts = run_texts(800, 4242);
+    const std::vector<std::string> four{"\xF0\xA0\x80\x80", "\xF0\x9F\x98\x80", "\xF8\x80\x80", "\xFF\xFF\xFF"};
+    for (std::size_t k = 0; k < semfp::detail::tw_phrase_table_size; k += 5) {
+        const std::u32string_view from = semfp::detail::tw_phrase_table[k].from;
+        if (from.size() < 2) continue;
+        for (const std::string& f : four) {
+            texts.push_back(utf8_of(from[0]) + f + "abcdefgh");
+            texts.push_back(utf8_of(from[0]) + utf8_of(from[1]) + f + "abcdefgh");
+        }
+    }
+    std::size_t checked = 0, cleared = 0, before_four = 0;
+    for (const std::string& t : texts) {
+        const auto* s = reinterpret_cast<const unsigned char*>(t.data());
+        for (std::size_t i = 0; i + 9 <= t.size(); ++i) {
+            const char32_t c = semfp::detail::fused_decode3(s + i);
+            if (c < 0x4E00 || c > 0x9FFF) continue;
+            const std::uint32_t w = (c >> 6) - static_cast<std::uint32_t>(semfp::detail::fused_han_first_word);
+            if (((semfp::detail::fused_han_stop_bitmap[w] >> (c & 63)) & 1u) != 0) continue;
+            ++checked;
+            before_four += s[i + 3] >= 0xF0 ? 1 : 0;
+            const bool quick = semfp::detail::fused_no_pair_phrase_at(t.data() + i, raw);
+            REQUIRE(quick == semfp::detail::fused_no_phrase_at(t, i, static_cast<std::uint32_t>(c), raw));
+            cleared += quick ? 1 : 0;
+        }
+    }
+    REQUIRE(checked > 10000);
+    REQUIRE(cleared > checked / 4);
+    REQUIRE(before_four > 100);
+}
+
 TEST_CASE("Fused fast paths: the two-loop 128-bit hash gives fused_feature_bits", "[fused]") {
     std::mt19937 rng(5);
     std::string buf(64 + semfp::detail::fused_padding, '\0');
