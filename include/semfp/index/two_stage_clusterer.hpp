@@ -305,16 +305,18 @@ private:
         return e.bins_at == none ? e.signature.sketch.payload() : m_exact_bins[e.bins_at];
     }
 
-    /// `m_rule.accepts(d, a, b)` without deriving bins: when exactly one of two non-empty
-    /// sketches is exact, the comparison is on bins (`estimated_jaccard`), so the exact one is
-    /// replaced by the MinHash sketch of its bins `a_bins` / `b_bins` (the same bins and
-    /// occurrences, so the same decision).
-    [[nodiscard]] bool accepts(unsigned d, const MinHashSketch& a, const MinHashSketch::bins_type& a_bins,
-                               const MinHashSketch& b, const MinHashSketch::bins_type& b_bins) const noexcept {
-        if (d > m_rule.radius || a.empty() || b.empty() || a.is_exact() == b.is_exact())
-            return m_rule.accepts(d, a, b);
-        if (a.is_exact()) return m_rule.accepts(d, MinHashSketch(a_bins, a.features()), b);
-        return m_rule.accepts(d, a, MinHashSketch(b_bins, b.features()));
+    /// `m_rule.accepts(d, c, q)` for a candidate `c` (its bins `c_bins`) and the query `q`, without
+    /// deriving bins: when exactly one of two non-empty sketches is exact, the comparison is on
+    /// bins (`estimated_jaccard`), so the exact one is replaced by the MinHash sketch of its bins
+    /// (the same bins and occurrences, so the same decision). `q_bins()` returns the query's bins;
+    /// it is called only there, when the query is the exact one.
+    template <class QueryBins>
+    [[nodiscard]] bool accepts(unsigned d, const MinHashSketch& c, const MinHashSketch::bins_type& c_bins,
+                               const MinHashSketch& q, QueryBins&& q_bins) const noexcept {
+        if (d > m_rule.radius || c.empty() || q.empty() || c.is_exact() == q.is_exact())
+            return m_rule.accepts(d, c, q);
+        if (c.is_exact()) return m_rule.accepts(d, MinHashSketch(c_bins, c.features()), q);
+        return m_rule.accepts(d, c, MinHashSketch(q_bins(), q.features()));
     }
 
     /// The nearest accepted candidate, ties by the earliest (smallest slot: slots are in arrival
@@ -331,7 +333,8 @@ private:
         const auto consider = [&](std::uint32_t slot, unsigned d) {
             if (d > best.distance || (d == best.distance && slot >= best.slot)) return;
             const entry& e = m_indexed[slot];
-            if (accepts(d, e.signature.sketch, bins_of(e), s.sketch, query_bins_for(e.signature.sketch, s)))
+            if (accepts(d, e.signature.sketch, bins_of(e), s.sketch,
+                        [&]() noexcept -> const MinHashSketch::bins_type& { return query_bins(s); }))
                 best = {d, slot};
         };
         m_query_bins_ready = false;
@@ -363,13 +366,6 @@ private:
             m_query_bins = s.sketch.values();
             m_query_bins_ready = true;
         }
-        return m_query_bins;
-    }
-
-    /// What `accepts` gets as the query's bins against a candidate sketch `c`: `query_bins(s)`
-    /// where it reads them (an exact query and a non-empty MinHash `c`), else an unread stand-in.
-    const MinHashSketch::bins_type& query_bins_for(const MinHashSketch& c, const signature_type& s) noexcept {
-        if (s.sketch.is_exact() && !c.empty() && !c.is_exact()) return query_bins(s);
         return m_query_bins;
     }
 
