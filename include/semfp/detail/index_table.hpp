@@ -338,11 +338,21 @@ template <std::size_t Bits>
     return std::max<unsigned>(m, static_cast<unsigned>(Bits / 64));
 }
 
-/// The exact query plan for radius `k` over blocks `blocks`: minimises the number of probes
-/// subject to sum(radius + 1) >= k + 1 (greedy: each unit goes where it adds fewest probes).
-[[nodiscard]] inline std::vector<plan_step> make_plan(const std::vector<index_block>& blocks, unsigned k) {
-    const std::size_t m = blocks.size();
-    std::vector<int> radius(m, -1);
+/// Most blocks a layout has (every block is at least 16 bits long, at most 128 bits here).
+inline constexpr std::size_t max_plan_steps = 8;
+
+/// A query plan in fixed storage: `steps[0, count)`.
+struct fixed_plan {
+    std::array<plan_step, max_plan_steps> steps;
+    std::size_t count;
+};
+
+/// The exact query plan for radius `k` over blocks `blocks[0, m)` (m <= max_plan_steps):
+/// minimises the number of probes subject to sum(radius + 1) >= k + 1 (greedy: each unit goes
+/// where it adds fewest probes). Allocation-free, so that a query can build the plan it needs.
+[[nodiscard]] inline fixed_plan make_fixed_plan(const index_block* blocks, std::size_t m, unsigned k) noexcept {
+    std::array<int, max_plan_steps> radius{};
+    for (std::size_t t = 0; t < m; ++t) radius[t] = -1;
     for (unsigned unit = 0; unit <= k; ++unit) {
         std::size_t best = m;
         double best_cost = 0;
@@ -368,13 +378,24 @@ template <std::size_t Bits>
         }
         ++radius[best];
     }
-    std::vector<plan_step> plan;
+    fixed_plan plan{};
     for (std::size_t t = 0; t < m; ++t)
-        if (radius[t] >= 0) plan.push_back({static_cast<unsigned>(t), static_cast<unsigned>(radius[t])});
-    // Cheap steps first: cross-table de-duplication tests earlier steps.
-    std::stable_sort(plan.begin(), plan.end(),
-                     [](const plan_step& a, const plan_step& b) { return a.radius < b.radius; });
+        if (radius[t] >= 0) plan.steps[plan.count++] = {static_cast<unsigned>(t), static_cast<unsigned>(radius[t])};
+    // Cheap steps first: cross-table de-duplication tests earlier steps. (Stable insertion
+    // sort by radius: at most max_plan_steps steps.)
+    for (std::size_t i = 1; i < plan.count; ++i) {
+        const plan_step x = plan.steps[i];
+        std::size_t j = i;
+        for (; j > 0 && plan.steps[j - 1].radius > x.radius; --j) plan.steps[j] = plan.steps[j - 1];
+        plan.steps[j] = x;
+    }
     return plan;
+}
+
+/// `make_fixed_plan` as a vector.
+[[nodiscard]] inline std::vector<plan_step> make_plan(const std::vector<index_block>& blocks, unsigned k) {
+    const fixed_plan p = make_fixed_plan(blocks.data(), blocks.size(), k);
+    return {p.steps.begin(), p.steps.begin() + static_cast<std::ptrdiff_t>(p.count)};
 }
 
 /// Calls `f(mask)` for every `b`-bit mask with at most `r` set bits (b <= 64).

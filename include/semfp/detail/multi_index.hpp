@@ -42,6 +42,9 @@
 /// exact radius-3 search costs (a few probes). Measured costs against the radius:
 /// bench/results/index.md.
 ///
+/// Plans are built on first use, one radius at a time, without allocating, and kept (safe
+/// under concurrent const queries: see `plan_cache`); a new index builds none.
+///
 /// Memory: only table 0 (the primary) holds whole fingerprints and values: its entries are the
 /// `Bits - 16` bits its bucket does not imply, plus the value (10 bytes at 64 bits). Every
 /// other table holds a partial key: the primary's bucket window plus one (64 bits) or three
@@ -58,6 +61,7 @@
 #include <semfp/detail/packed_table.hpp>
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -102,6 +106,7 @@ public:
     static constexpr std::size_t probe_batch = 16;
     /// 16-bit units kept per secondary entry (the primary's bucket window included).
     static constexpr unsigned secondary_units = Bits == 64 ? 2 : 4;
+    static_assert(Bits / 16 <= max_plan_steps, "every block gets at most one plan step");
 
     multi_index() : multi_index(3) {}
     explicit multi_index(unsigned max_k) : multi_index(max_k, default_block_count<Bits>(max_k)) {}
@@ -123,10 +128,24 @@ public:
             if (t == 0) {
                 for (unsigned p = 16; p < Bits; p += 16) l.pos.push_back(p);
             } else {
-                l.pos.push_back(0);
-                for (unsigned p = 16; p < Bits && l.pos.size() < secondary_units; p += 16) {
-                    const unsigned gap = p > l.bucket ? p - l.bucket : l.bucket - p;
-                    if (gap >= 16) l.pos.push_back(p);
+                l.pos = secondary_windows(l.bucket, 0);
+                // The lane (unit 0) is better taken from the next block when there is one: at
+                // equal radii that block is probed later, so the lane is disjoint from every
+                // earlier step's block and their radii tighten its filter (build_plan). At
+                // radius 3 of 64 bits this cuts table 1's lane survivors from 1.45 to 0.29 per
+                // query. Kept only where the partial key still knows the primary's lane window
+                // (resolve uses it).
+                if (t + 1 < m && fits_secondary(m_blocks[t + 1].start, l.bucket)) {
+                    std::vector<unsigned> alt = secondary_windows(l.bucket, m_blocks[t + 1].start);
+                    key_type a{};
+                    key_type b{};
+                    key_type lane0{};
+                    add_window(lane0, 16);
+                    for (const unsigned p : alt) add_window(a, p);
+                    for (const unsigned p : l.pos) add_window(b, p);
+                    add_window(a, l.bucket);
+                    add_window(b, l.bucket);
+                    if (covers(a, lane0) || !covers(b, lane0)) l.pos = std::move(alt);
                 }
             }
             add_window(l.known, l.bucket);
@@ -141,42 +160,20 @@ public:
             l.primary_lane_known = covers(l.known, w);
             for (std::size_t i = 0; i < words; ++i) l.known_block[i] = l.block_mask[i] & l.known[i];
         }
-        // Plans for every radius the width allows, not only up to max_k (which chose the
-        // layout): a larger query probes more buckets but stays exact.
-        for (unsigned k = 0; k <= max_radius_limit<Bits>; ++k) {
-            m_plans.push_back(make_plan(m_blocks, k));
-            // Lane bounds per step (see for_each_within_prefetched): the earlier steps whose
-            // blocks are disjoint from the step's lane window each add r_e + 1 to the distance
-            // of anything this step may still report; an earlier step whose block is the lane
-            // window itself reported every entry whose lane is within its radius.
-            std::vector<unsigned> skips;
-            std::vector<unsigned> floors;
-            const auto& plan = m_plans.back();
-            for (std::size_t s = 0; s < plan.size(); ++s) {
-                const layout& l = m_layouts[plan[s].table];
-                key_type lane{};
-                add_window(lane, l.pos[0]);
-                unsigned skip = no_lane_skip;
-                unsigned floor = 0;
-                for (std::size_t e = 0; e < s; ++e) {
-                    const key_type& be = m_layouts[plan[e].table].block_mask;
-                    if (be == lane) skip = plan[e].radius;
-                    else if (disjoint(be, lane)) floor += plan[e].radius + 1;
-                }
-                skips.push_back(skip);
-                floors.push_back(floor);
-            }
-            m_lane_floors.push_back(std::move(floors));
-            m_lane_skips.push_back(std::move(skips));
-            double probes = 0;
-            for (const auto& step : m_plans.back()) probes += ball_size(16, step.radius);
-            m_probe_counts.push_back(probes);
-        }
+        // Query plans are built on first use, one radius at a time (see plan_for): every
+        // radius the width allows has one, not only those up to max_k (which chose the layout).
     }
 
     [[nodiscard]] unsigned max_k() const noexcept { return m_max_k; }
     [[nodiscard]] const std::vector<index_block>& blocks() const noexcept { return m_blocks; }
-    [[nodiscard]] const std::vector<plan_step>& plan(unsigned k) const noexcept { return m_plans[k]; }
+    /// The query plan for radius `k` (k <= max_radius_limit<Bits>).
+    [[nodiscard]] std::vector<plan_step> plan(unsigned k) const {
+        query_plan scratch;
+        const query_plan& p = plan_for(k, scratch);
+        return {p.steps.begin(), p.steps.begin() + static_cast<std::ptrdiff_t>(p.count)};
+    }
+    /// True if the plan for radius `k` has been built and kept (tests).
+    [[nodiscard]] bool has_plan(unsigned k) const noexcept { return m_plans.find(k) != nullptr; }
     [[nodiscard]] std::size_t size() const noexcept { return m_primary.size(); }
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
         std::size_t n = m_primary.memory_bytes();
@@ -234,14 +231,18 @@ public:
     /// Batch-loop hints (issue them a few queries ahead, directories first): load the bucket
     /// directories, then the buckets, a query for `q` with radius `k` will read.
     void prefetch_directories(const key_type& q, unsigned k) const noexcept {
-        if (m_probe_counts[k] > prefetch_limit) return;  // the query fetches in batches
-        for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
+        query_plan scratch;
+        const query_plan& p = plan_for(k, scratch);
+        if (p.probes > prefetch_limit) return;  // the query fetches in batches
+        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
         });
     }
     void prefetch_buckets(const key_type& q, unsigned k) const noexcept {
-        if (m_probe_counts[k] > prefetch_limit) return;
-        for_each_probe(q, k, [&](unsigned t, std::uint16_t w) {
+        query_plan scratch;
+        const query_plan& p = plan_for(k, scratch);
+        if (p.probes > prefetch_limit) return;
+        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
             with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
         });
     }
@@ -261,19 +262,128 @@ public:
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
         // Memory latency dominates: start the loads of every probe before scanning any.
-        if (m_probe_counts[k] <= prefetch_limit) prefetch(q, k);
-        for_each_within_prefetched(q, k, std::forward<F>(f));
+        query_plan scratch;
+        const query_plan& p = plan_for(k, scratch);
+        if (p.probes <= prefetch_limit) {
+            for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
+                with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
+            });
+            for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
+                with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
+            });
+        }
+        run_plan(q, k, p, std::forward<F>(f));
     }
 
     /// `for_each_within` for batch loops that have issued `prefetch_directories` and
     /// `prefetch_buckets` for `q` themselves.
     template <class F>
     void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
-        const auto& plan = m_plans[k];
-        const auto& lane_skip = m_lane_skips[k];
-        const auto& lane_floor = m_lane_floors[k];
-        const bool batched = m_probe_counts[k] > prefetch_limit;
-        for (std::size_t s = 0; s < plan.size(); ++s) {
+        query_plan scratch;
+        run_plan(q, k, plan_for(k, scratch), std::forward<F>(f));
+    }
+
+    void clear() noexcept {
+        m_primary.clear();
+        for (auto& t : m_secondary) t.clear();
+    }
+
+private:
+    /// A query plan with its lane bounds, in fixed storage (built without allocating).
+    struct query_plan {
+        std::array<plan_step, max_plan_steps> steps;
+        std::array<unsigned, max_plan_steps> lane_skips;   // per step: lanes already reported
+        std::array<unsigned, max_plan_steps> lane_floors;  // per step: distance outside bucket and lane
+        std::size_t count;
+        double probes;  // buckets a query scans
+    };
+
+    /// Plans built so far, one slot per radius. A slot is written once, by the thread that
+    /// claims it, and read only after it is published (release / acquire), so concurrent const
+    /// queries may build and share plans; a query that finds its slot claimed but not yet
+    /// published builds the same plan on its own stack. Copies keep the published plans.
+    class plan_cache {
+    public:
+        static constexpr std::size_t radii = max_radius_limit<Bits> + 1;
+        plan_cache() = default;
+        plan_cache(const plan_cache& o) noexcept { copy_from(o); }
+        plan_cache& operator=(const plan_cache& o) noexcept {
+            if (this != &o) copy_from(o);
+            return *this;
+        }
+        ~plan_cache() = default;
+        [[nodiscard]] const query_plan* find(unsigned k) const noexcept {
+            return m_state[k].load(std::memory_order_acquire) == ready ? &m_plans[k] : nullptr;
+        }
+        void publish(unsigned k, const query_plan& p) noexcept {
+            unsigned char expected = empty;
+            if (!m_state[k].compare_exchange_strong(expected, claimed, std::memory_order_acquire,
+                                                    std::memory_order_relaxed))
+                return;
+            m_plans[k] = p;
+            m_state[k].store(ready, std::memory_order_release);
+        }
+
+    private:
+        static constexpr unsigned char empty = 0;
+        static constexpr unsigned char claimed = 1;
+        static constexpr unsigned char ready = 2;
+        void copy_from(const plan_cache& o) noexcept {
+            for (std::size_t k = 0; k < radii; ++k) {
+                if (o.m_state[k].load(std::memory_order_acquire) == ready) {
+                    m_plans[k] = o.m_plans[k];
+                    m_state[k].store(ready, std::memory_order_release);
+                } else {
+                    m_state[k].store(empty, std::memory_order_relaxed);
+                }
+            }
+        }
+        std::array<std::atomic<unsigned char>, radii> m_state{};
+        std::array<query_plan, radii> m_plans;
+    };
+
+    /// The plan for radius `k`: the kept one, else built into `scratch` (and kept).
+    const query_plan& plan_for(unsigned k, query_plan& scratch) const noexcept {
+        if (const query_plan* p = m_plans.find(k)) return *p;
+        build_plan(k, scratch);
+        m_plans.publish(k, scratch);
+        return scratch;
+    }
+
+    /// Plan for radius `k` with its lane bounds (see run_plan): the earlier steps whose blocks
+    /// are disjoint from a step's lane window each add r_e + 1 to the distance of anything the
+    /// step may still report; an earlier step whose block is the lane window itself reported
+    /// every entry whose lane is within its radius.
+    void build_plan(unsigned k, query_plan& out) const noexcept {
+        const fixed_plan plan = make_fixed_plan(m_blocks.data(), m_blocks.size(), k);
+        out.steps = plan.steps;
+        out.count = plan.count;
+        out.probes = 0;
+        for (std::size_t s = 0; s < plan.count; ++s) {
+            const layout& l = m_layouts[plan.steps[s].table];
+            key_type lane{};
+            add_window(lane, l.pos[0]);
+            unsigned skip = no_lane_skip;
+            unsigned floor = 0;
+            for (std::size_t e = 0; e < s; ++e) {
+                const key_type& be = m_layouts[plan.steps[e].table].block_mask;
+                if (be == lane) skip = plan.steps[e].radius;
+                else if (disjoint(be, lane)) floor += plan.steps[e].radius + 1;
+            }
+            out.lane_skips[s] = skip;
+            out.lane_floors[s] = floor;
+            out.probes += ball_size(16, plan.steps[s].radius);
+        }
+    }
+
+    /// Runs plan `p` (for radius `k`) for query `q`.
+    template <class F>
+    void run_plan(const key_type& q, unsigned k, const query_plan& p, F&& f) const {
+        const auto& plan = p.steps;
+        const auto& lane_skip = p.lane_skips;
+        const auto& lane_floor = p.lane_floors;
+        const bool batched = p.probes > prefetch_limit;
+        for (std::size_t s = 0; s < p.count; ++s) {
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
             const layout& l = m_layouts[t];
@@ -346,12 +456,6 @@ public:
         }
     }
 
-    void clear() noexcept {
-        m_primary.clear();
-        for (auto& t : m_secondary) t.clear();
-    }
-
-private:
     /// A probe of a batched step: bucket window and lane radius.
     struct queued_probe {
         std::uint16_t w;
@@ -382,6 +486,20 @@ private:
         for (std::size_t i = 0; i < words; ++i)
             if ((inner[i] & ~outer[i]) != 0) return false;
         return true;
+    }
+
+    /// Can a secondary table with bucket window `bucket` store the window at `p`?
+    [[nodiscard]] static constexpr bool fits_secondary(unsigned p, unsigned bucket) noexcept {
+        return p % 16 == 0 && p < Bits && (p > bucket ? p - bucket : bucket - p) >= 16;
+    }
+    /// Stored windows of a secondary table: `lane` first (0: the primary's bucket window),
+    /// window 0 (which names the primary bucket), then the first others that fit.
+    [[nodiscard]] static std::vector<unsigned> secondary_windows(unsigned bucket, unsigned lane) {
+        std::vector<unsigned> pos{lane};
+        if (lane != 0) pos.push_back(0);
+        for (unsigned p = 16; p < Bits && pos.size() < secondary_units; p += 16)
+            if (p != lane && fits_secondary(p, bucket)) pos.push_back(p);
+        return pos;
     }
 
     /// Bucket window of `fp` in table `t`; its units into `u`.
@@ -432,8 +550,9 @@ private:
     }
 
     template <class F>
-    void for_each_probe(const key_type& q, unsigned k, F&& f) const noexcept {
-        for (const auto& step : m_plans[k]) {
+    void for_each_probe(const key_type& q, const query_plan& p, F&& f) const noexcept {
+        for (std::size_t s = 0; s < p.count; ++s) {
+            const plan_step& step = p.steps[s];
             const std::uint16_t qw = window_at<words>(q, m_layouts[step.table].bucket);
             for_each_mask(16, step.radius,
                           [&](std::uint64_t mask) { f(step.table, static_cast<std::uint16_t>(qw ^ mask)); });
@@ -446,10 +565,7 @@ private:
     packed_table<static_cast<unsigned>(Bits / 16 - 1), true> m_primary;  // table 0
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
-    std::vector<std::vector<plan_step>> m_plans;
-    std::vector<std::vector<unsigned>> m_lane_skips;   // per plan step: lanes already reported
-    std::vector<std::vector<unsigned>> m_lane_floors;  // per plan step: distance outside bucket and lane
-    std::vector<double> m_probe_counts;  // buckets a query with radius k scans
+    mutable plan_cache m_plans;  // query plans by radius, built on first use
 };
 
 }  // namespace detail

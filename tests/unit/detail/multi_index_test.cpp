@@ -75,3 +75,66 @@ TEST_CASE("multi_index with cache-line aligned buckets answers like brute force"
         }
     }
 }
+
+TEST_CASE("multi_index builds each query plan on first use and keeps it", "[detail][index]") {
+    semfp::detail::multi_index<64> index(3);
+    constexpr unsigned limit = semfp::detail::max_radius_limit<64>;
+    for (unsigned k = 0; k <= limit; ++k) CHECK_FALSE(index.has_plan(k));
+    std::mt19937_64 rng(23);
+    std::vector<std::uint64_t> keys;
+    while (keys.size() < 3000) add(index, keys, planted_key(rng, keys));
+    // Inserting needs no plan.
+    for (unsigned k = 0; k <= limit; ++k) CHECK_FALSE(index.has_plan(k));
+
+    const std::uint64_t q = keys[17] ^ 0x0101ull;
+    CHECK(within(index, q, 5) == brute(keys, q, 5));
+    CHECK(index.has_plan(5));
+    for (unsigned k = 0; k <= limit; ++k)
+        if (k != 5) CHECK_FALSE(index.has_plan(k));
+    index.prefetch({q}, 2);  // a hint builds the plan it needs too
+    CHECK(index.has_plan(2));
+    CHECK_FALSE(index.has_plan(3));
+
+    // A copy keeps the plans built so far and builds the others itself.
+    const semfp::detail::multi_index<64> copy = index;
+    CHECK(copy.has_plan(5));
+    CHECK(copy.has_plan(2));
+    CHECK_FALSE(copy.has_plan(12));
+    for (unsigned k = 0; k <= limit; ++k) {
+        const std::uint64_t x = keys[(k * 97) % keys.size()] ^ (std::uint64_t{1} << k);
+        CHECK(within(copy, x, k) == brute(keys, x, k));
+        CHECK(copy.has_plan(k));
+    }
+    CHECK_FALSE(index.has_plan(12));  // the copy's plans are its own
+}
+
+TEST_CASE("multi_index plans: every radius of every layout is a valid pigeonhole plan", "[detail][index]") {
+    auto check_layout = [](const auto& index, unsigned limit) {
+        for (unsigned k = 0; k <= limit; ++k) {
+            const std::vector<semfp::detail::plan_step> plan = index.plan(k);
+            REQUIRE_FALSE(plan.empty());
+            unsigned units = 0;
+            std::vector<bool> used(index.blocks().size(), false);
+            for (std::size_t s = 0; s < plan.size(); ++s) {
+                REQUIRE(plan[s].table < index.blocks().size());
+                CHECK_FALSE(used[plan[s].table]);
+                used[plan[s].table] = true;
+                CHECK(plan[s].radius <= index.blocks()[plan[s].table].length);
+                if (s > 0) CHECK(plan[s - 1].radius <= plan[s].radius);
+                units += plan[s].radius + 1;
+            }
+            CHECK(units >= k + 1);
+            // The kept plan is the one the vector form of the planner gives.
+            const auto want = semfp::detail::make_plan(index.blocks(), k);
+            REQUIRE(want.size() == plan.size());
+            for (std::size_t s = 0; s < plan.size(); ++s) {
+                CHECK(want[s].table == plan[s].table);
+                CHECK(want[s].radius == plan[s].radius);
+            }
+        }
+    };
+    for (unsigned blocks = 1; blocks <= 4; ++blocks)
+        check_layout(semfp::detail::multi_index<64>(3, blocks), semfp::detail::max_radius_limit<64>);
+    for (unsigned blocks = 2; blocks <= 8; ++blocks)
+        check_layout(semfp::detail::multi_index<128>(7, blocks), semfp::detail::max_radius_limit<128>);
+}

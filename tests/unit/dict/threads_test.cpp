@@ -144,3 +144,33 @@ TEST_CASE("threads: concurrent const HammingIndex queries", "[threads]") {
     });
     for (unsigned t = 0; t < g_threads; ++t) CHECK(got[t] == want);
 }
+
+TEST_CASE("threads: query plans built on first use by concurrent const queries", "[threads]") {
+    const std::vector<std::string> texts = sample_texts();
+    constexpr unsigned limit = semfp::HammingIndex<64>::max_radius;
+    // Two identical indexes: `fresh` has built no plan when the threads start.
+    semfp::HammingIndex<64> reference(3);
+    semfp::HammingIndex<64> fresh(3);
+    std::vector<semfp::Fingerprint64> fps;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        fps.push_back(semfp::fingerprint<64>(texts[i]));
+        reference.insert(fps.back(), i);
+        fresh.insert(fps.back(), i);
+    }
+    std::vector<std::size_t> want;
+    for (unsigned k = 0; k <= limit; ++k)
+        for (const auto& fp : fps) want.push_back(reference.query(fp, k).size());
+    const semfp::HammingIndex<64>& shared = fresh;
+    std::vector<std::vector<std::size_t>> got(g_threads, std::vector<std::size_t>(want.size()));
+    run_together([&](unsigned t) {
+        // Each thread walks the radii from a different start, so that plans are raced for.
+        for (unsigned i = 0; i <= limit; ++i) {
+            const unsigned k = (i + t * 3) % (limit + 1);
+            for (std::size_t f = 0; f < fps.size(); ++f) {
+                if (f % 2 == 0) shared.prefetch(fps[f], k);
+                got[t][k * fps.size() + f] = shared.query(fps[f], k).size();
+            }
+        }
+    });
+    for (unsigned t = 0; t < g_threads; ++t) CHECK(got[t] == want);
+}
