@@ -283,6 +283,22 @@ template <class Next>
     return true;
 }
 
+/// `fused_no_phrase_at(text, i, c, raw)` (below) for `in` = `text.data() + i`, nine bytes
+/// readable from `in` on (the run loop's bound), and a character `c` already known to be no
+/// one-character phrase. The next unit's lead byte comes from the same eight-byte load as the
+/// pair's key.
+[[nodiscard]] [[gnu::always_inline]] inline bool fused_no_pair_phrase_at(const char* in, const tw_raw_prefixes& raw) noexcept {
+    const std::uint64_t v = fused_load_le64(in);
+    const std::uint64_t key = v & 0xFFFFFFFFFFFFull;
+    // Byte 3 at F0 or above (a four-byte character, or malformed next): "maybe".
+    const bool four = (v & 0xF0000000ull) == 0xF0000000ull;
+    if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return !four;
+    // A pair that starts some phrase (about 1 in 20 Han characters): the phrase is not there
+    // unless the pair is one or a third character may continue it.
+    return !four && !fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) && static_cast<unsigned char>(in[6]) < 0xF0 &&
+           !fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[8])));
+}
+
 /// True when no Taiwan phrase starts at the three-byte character at `in[i]` whose folded code
 /// point `c` (below U+10000) is given: the raw-byte part of `fused_may_start_phrase` (no
 /// one-character phrase, a three-byte unit next, and then the raw pair's bit clear, or neither a
@@ -290,27 +306,8 @@ template <class Next>
 /// means "ask `fused_may_start_phrase`".
 [[nodiscard]] [[gnu::always_inline]] inline bool fused_no_phrase_at(std::string_view in, std::size_t i, std::uint32_t c,
                                              const tw_raw_prefixes& raw) noexcept {
-    if (in.size() - i < 9 || fused_test_bit(tw_single_bitmap, c) || static_cast<unsigned char>(in[i + 3]) >= 0xF0) return false;
-    const std::uint64_t v = fused_load_le64(in.data() + i);
-    const std::uint64_t key = v & 0xFFFFFFFFFFFFull;
-    if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return true;
-    // A pair that starts some phrase (about 1 in 20 Han characters): the phrase is not there
-    // unless the pair is one or a third character may continue it.
-    return !fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) && static_cast<unsigned char>(in[i + 6]) < 0xF0 &&
-           !fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[i + 8])));
-}
-
-/// `fused_no_phrase_at(text, i, c, raw)` for `in` = `text.data() + i`, nine bytes readable from
-/// `in` on (the run loop's bound), and a character `c` already known to be no one-character
-/// phrase. The next unit's lead byte comes from the same eight-byte load as the pair's key.
-[[nodiscard]] [[gnu::always_inline]] inline bool fused_no_pair_phrase_at(const char* in, const tw_raw_prefixes& raw) noexcept {
-    const std::uint64_t v = fused_load_le64(in);
-    const std::uint64_t key = v & 0xFFFFFFFFFFFFull;
-    // Byte 3 at F0 or above (a four-byte character, or malformed): "maybe", as fused_no_phrase_at.
-    const bool four = (v & 0xF0000000ull) == 0xF0000000ull;
-    if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return !four;
-    return !four && !fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) && static_cast<unsigned char>(in[6]) < 0xF0 &&
-           !fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[8])));
+    if (in.size() - i < 9 || fused_test_bit(tw_single_bitmap, c)) return false;
+    return fused_no_pair_phrase_at(in.data() + i, raw);
 }
 
 /// The most output bytes one input byte can produce in normalization: 2 for script folding (a

@@ -232,19 +232,11 @@ public:
     /// directories, then the buckets, a query for `q` with radius `k` will read.
     void prefetch_directories(const key_type& q, unsigned k) const noexcept {
         query_plan scratch;
-        const query_plan& p = plan_for(k, scratch);
-        if (p.probes > prefetch_limit) return;  // the query fetches in batches
-        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
-            with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
-        });
+        prefetch_directories(q, plan_for(k, scratch));
     }
     void prefetch_buckets(const key_type& q, unsigned k) const noexcept {
         query_plan scratch;
-        const query_plan& p = plan_for(k, scratch);
-        if (p.probes > prefetch_limit) return;
-        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
-            with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
-        });
+        prefetch_buckets(q, plan_for(k, scratch));
     }
     /// Hint: load the slots an insert of `q` would write.
     void prefetch_insert(const key_type& q) const noexcept {
@@ -264,14 +256,8 @@ public:
         // Memory latency dominates: start the loads of every probe before scanning any.
         query_plan scratch;
         const query_plan& p = plan_for(k, scratch);
-        if (p.probes <= prefetch_limit) {
-            for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
-                with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
-            });
-            for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
-                with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
-            });
-        }
+        prefetch_directories(q, p);
+        prefetch_buckets(q, p);
         run_plan(q, k, p, std::forward<F>(f));
     }
 
@@ -341,6 +327,20 @@ private:
         std::array<std::atomic<unsigned char>, radii> m_state{};
         std::array<query_plan, radii> m_plans;
     };
+
+    /// The hints of plan `p` (none for a plan the query fetches in batches).
+    void prefetch_directories(const key_type& q, const query_plan& p) const noexcept {
+        if (p.probes > prefetch_limit) return;
+        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
+            with_table(t, [&](const auto& table) { table.prefetch_directory(w); });
+        });
+    }
+    void prefetch_buckets(const key_type& q, const query_plan& p) const noexcept {
+        if (p.probes > prefetch_limit) return;
+        for_each_probe(q, p, [&](unsigned t, std::uint16_t w) {
+            with_table(t, [&](const auto& table) { table.prefetch_bucket(w); });
+        });
+    }
 
     /// The plan for radius `k`: the kept one, else built into `scratch` (and kept).
     const query_plan& plan_for(unsigned k, query_plan& scratch) const noexcept {
