@@ -39,8 +39,10 @@ struct operand {
 
 void warn(const std::string& where, const std::vector<input_problem>& problems) {
     for (const auto& p : problems) {
-        std::fprintf(stderr, "semfp: warning: %s%s: %s\n", where.c_str(),
-                     p.line != 0 ? (":" + std::to_string(p.line)).c_str() : "", p.message.c_str());
+        if (p.line != 0)
+            std::fprintf(stderr, "semfp: warning: %s:%zu: %s\n", where.c_str(), p.line, p.message.c_str());
+        else
+            std::fprintf(stderr, "semfp: warning: %s: %s\n", where.c_str(), p.message.c_str());
     }
 }
 

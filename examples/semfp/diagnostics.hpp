@@ -34,7 +34,10 @@ public:
     void bad_input(std::string_view where, std::size_t line, std::string_view message) {
         ++m_count;
         std::string text(where);
-        if (line != 0) text += ":" + std::to_string(line);
+        if (line != 0) {
+            text += ':';
+            text += std::to_string(line);
+        }
         text += ": ";
         text += message;
         if (m_strict) throw bad_input_error(text);

@@ -58,7 +58,10 @@ std::string temp_name(const fs::path& target) {
     std::snprintf(suffix, sizeof suffix, ".semfp-%ld-%u-%llx", pid, counter.fetch_add(1),
                   seed ^ (static_cast<unsigned long long>(std::random_device{}()) << 16));
     const fs::path dir = target.parent_path();
-    return (dir / ("." + target.filename().string() + suffix)).string();
+    std::string name = ".";  // appended piecewise: g++ 12 warns (-Wrestrict) on "." + string&&
+    name += target.filename().string();
+    name += suffix;
+    return (dir / name).string();
 }
 
 // Creates `temp` exclusively with the mode the target has (a new target: 0666 less the umask,
