@@ -2,6 +2,9 @@
 // dictionary-free char-bigram tokenizer in the same run; embedded dictionary ready time and memory.
 //   semfp_segmenter_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 //   semfp_segmenter_bench --fresh-process [N]
+// Before timing, it checks that FMM forward over the precomputed tries cuts every corpus document
+// (mixed and Han-only) exactly as over run-time tries (the per-token reference path), and exits
+// with status 1 if not.
 // The second form starts this program N times (default 9) per variant, each a fresh process
 // that measures one first use (CPU time from getrusage; resident, private and anonymous memory
 // from /proc/self/smaps_rollup, before and after) and exits; it prints the medians. Private
@@ -194,15 +197,43 @@ void BM_Fmm(benchmark::State& state) {
 }
 
 // The same word list in tries built at run time (Dictionary::from_lines), as before the
-// precomputed tries: the same-run baseline of the lookups themselves.
-void BM_FmmRuntimeTries(benchmark::State& state) {
+// precomputed tries.
+const semfp::Dictionary& runtime_dictionary() {
     static const semfp::Dictionary built = [] {
         semfp::Dictionary d = semfp::Dictionary::from_lines(semfp::embedded_word_pieces());
         d.prepare_reverse();
         return d;
     }();
+    return built;
+}
+
+// Documents whose forward segmentation over the precomputed tries (runs decoded into windows of
+// ids, seg_static_dict::forward_run) differs from the one over run-time tries (one longest_prefix
+// per token): must be none.
+std::size_t forward_paths_differ(const std::vector<std::string>& texts) {
+    const semfp::FmmSegmenter fast(semfp::embedded_dictionary(), semfp::segment_mode::forward);
+    const semfp::FmmSegmenter reference(runtime_dictionary(), semfp::segment_mode::forward);
+    std::vector<std::string_view> a, b;
+    std::size_t differ = 0;
+    for (const auto& t : texts) {
+        a.clear();
+        b.clear();
+        fast.tokenize(t, [&](std::string_view w) { a.push_back(w); });
+        reference.tokenize(t, [&](std::string_view w) { b.push_back(w); });
+        // Views into the same text: equal positions and lengths.
+        const auto same_view = [](std::string_view x, std::string_view y) {
+            return x.data() == y.data() && x.size() == y.size();
+        };
+        const bool same = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same_view);
+        differ += same ? 0 : 1;
+    }
+    return differ;
+}
+
+// The same-run baseline of the lookups themselves.
+void BM_FmmRuntimeTries(benchmark::State& state) {
     const auto mode = static_cast<semfp::segment_mode>(state.range(1));
-    const semfp::FmmSegmenter seg(built, mode);
+    const semfp::FmmSegmenter seg(runtime_dictionary(), mode);
     run_tokenizer(state, seg, state.range(0) ? g_han : g_texts, state.range(0) ? g_han_bytes : g_bytes);
 }
 
@@ -365,6 +396,15 @@ int main(int argc, char** argv) {
     std::printf("reverse trie (reverse/bidirectional modes): +%.1f ms wall, +%.1f ms CPU, %.1f MB held in all, RSS +%.1f MB\n",
                 std::chrono::duration<double, std::milli>(t2 - t1).count(), c2 - c1,
                 static_cast<double>(dict.memory_bytes()) / 1e6, static_cast<double>(rss2 - rss1) / 1e6);
+
+    // Identity check (not timed): the fast forward path against the per-token lookups.
+    const std::size_t differ = forward_paths_differ(g_texts) + forward_paths_differ(g_han);
+    std::printf("FMM forward, precomputed vs run-time tries: %zu of %zu documents segmented differently\n", differ,
+                2 * g_texts.size());
+    if (differ != 0) {
+        std::fprintf(stderr, "semfp_segmenter_bench: the forward segmentations differ\n");
+        return 1;
+    }
 
     // Arguments: {han_only, mode}.
     benchmark::RegisterBenchmark("CharBigram/mixed", BM_CharBigram)->Args({0});

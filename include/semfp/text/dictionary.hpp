@@ -43,6 +43,8 @@
 namespace semfp {
 inline namespace v0 {
 
+class FmmSegmenter;
+
 /// A mutable set of words for maximum-matching segmentation.
 ///
 /// Two tries: one over the words (forward matching) and one over the reversed words (reverse
@@ -466,6 +468,9 @@ private:
         m_reverse_ready.store(true, std::memory_order_release);
         m_static = nullptr;
     }
+
+    // The segmenter's forward mode walks precomputed tries through `m_static` directly.
+    friend class FmmSegmenter;
 
     detail::seg_trie m_forward;
     mutable detail::seg_trie m_reverse;             // valid when m_reverse_ready

@@ -21,6 +21,7 @@
 /// each position is bounded by the longest word).
 
 #include <semfp/concepts.hpp>
+#include <semfp/detail/seg_dat.hpp>
 #include <semfp/text/char_class.hpp>
 #include <semfp/text/dictionary.hpp>
 #include <semfp/text/utf8.hpp>
@@ -71,6 +72,12 @@ public:
     template <TokenSink Sink>
     void tokenize(std::string_view text, Sink&& sink) const noexcept(noexcept(sink(std::string_view{}))) {
         const std::size_t n = text.size();
+        // Forward mode over precomputed tries: runs of U+4E00..U+9FFF go through
+        // seg_static_dict::forward_run (same tokens as longest_prefix per token, see there).
+        const detail::seg_static_dict* fast = m_mode == segment_mode::forward ? m_dict->m_static : nullptr;
+        if (fast != nullptr &&
+            (!fast->ids_in_unified_block() || fast->max_word_length >= detail::seg_static_dict::run_window / 2))
+            fast = nullptr;
         std::size_t i = 0;
         while (i < n) {
             const auto b0 = static_cast<unsigned char>(text[i]);
@@ -90,7 +97,15 @@ public:
                 continue;
             }
             if (is_han(d.code_point)) {
-                if (m_mode == segment_mode::forward) {
+                if (fast != nullptr && d.code_point >= detail::seg_static_dict::unified_first &&
+                    d.code_point <= detail::seg_static_dict::unified_last) {
+                    const char* const base = text.data();
+                    constexpr bool nothrow = noexcept(sink(std::string_view{}));
+                    const auto emit = [&](std::size_t at, std::size_t len) noexcept(nothrow) {
+                        sink(std::string_view(base + at, len));
+                    };
+                    i = fast->forward_run(text, i, emit);
+                } else if (m_mode == segment_mode::forward) {
                     std::size_t m = m_dict->longest_prefix(text, i);
                     if (m == 0) m = d.length;
                     sink(text.substr(i, m));

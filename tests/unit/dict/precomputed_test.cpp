@@ -128,6 +128,62 @@ TEST_CASE("precomputed dictionary: segmentation identical in every mode", "[embe
     }
 }
 
+TEST_CASE("precomputed dictionary: forward runs segment as word-by-word lookups", "[embedded][precomputed]") {
+    // Forward mode over the precomputed tries segments runs of U+4E00..U+9FFF in windows of
+    // decoded ids (seg_static_dict::forward_run); over built tries it looks each token up with
+    // longest_prefix. Both must cut every input alike: runs longer than the window, runs cut
+    // by malformed or truncated bytes, other ideograph blocks, other scripts and the text's end.
+    const std::vector<std::string_view> words = all_words();
+    const semfp::FmmSegmenter pre(semfp::embedded_dictionary(), semfp::segment_mode::forward);
+    const semfp::FmmSegmenter built(built_at_run_time(), semfp::segment_mode::forward);
+    const char* const others[] = {
+        "\xE4\xB8",                     // truncated Han character
+        "\xE4",                         // lone lead byte
+        "\x80\xBF",                     // stray continuation bytes
+        "\xFF",                         // never valid
+        "\xE0\x80\x80",                 // overlong
+        "\xED\xA0\x80",                 // surrogate
+        "\xF0\xA0\x80\x80",             // U+20000, Han outside the BMP
+        "\xE3\x90\x80",                 // U+3400, Extension A
+        "\xEF\xA4\x80",                 // U+F900, compatibility ideograph
+        "\xE3\x80\x87",                 // U+3007, ideographic zero
+        "\xE4\xB8\x80",                 // U+4E00, first of the block
+        "\xE9\xBF\xBF",                 // U+9FFF, last of the block (no word uses it)
+        "\xE3\x81\x82\xE3\x81\x84",     // Hiragana
+        "\xEA\xB0\x80",                 // Hangul
+        "caf\xC3\xA9",                  // Latin
+        "\xEF\xBC\x8C",                 // full-width comma
+        "\xE3\x80\x82",                 // ideographic full stop
+        " ", "\n", "iPhone15", "3.14", "-",
+    };
+    std::mt19937 rng(17);
+    std::size_t differ = 0, long_runs = 0;
+    for (int round = 0; round < 4000; ++round) {
+        std::string text;
+        // Some texts hold one long Han run (more characters than the window) between others.
+        const bool long_run = round % 10 == 0;
+        const int parts = long_run ? 400 : 1 + static_cast<int>(rng() % 24);
+        for (int k = 0; k < parts; ++k) {
+            if (!long_run && rng() % 3 == 0) {
+                text += others[rng() % (sizeof others / sizeof others[0])];
+                continue;
+            }
+            const std::string_view w = words[rng() % words.size()];
+            const std::size_t chars = w.size() / 3;
+            text += w.substr(3 * (rng() % chars));
+        }
+        if (long_run) ++long_runs;
+        // Sometimes cut the text anywhere, even inside a character.
+        if (rng() % 4 == 0 && !text.empty()) text.resize(rng() % text.size());
+        if (segment(pre, text) != segment(built, text)) ++differ;
+    }
+    CHECK(long_runs == 400);
+    CHECK(differ == 0);
+    // A run that ends exactly at the end of the text, and one of a single character.
+    CHECK(segment(pre, "\xE4\xB8\xAD\xE5\x9B\xBD") == segment(built, "\xE4\xB8\xAD\xE5\x9B\xBD"));
+    CHECK(segment(pre, "\xE4\xB8\xAD") == std::vector<std::string>{"\xE4\xB8\xAD"});
+}
+
 TEST_CASE("precomputed dictionary: a modified copy gets tries of its own", "[embedded][precomputed]") {
     const semfp::Dictionary& embedded = semfp::embedded_dictionary();
     const std::string novel = "\xE9\xBE\x98\xE9\xBE\x98\xE9\xBE\x98\xE9\xBE\x98";  // not a jieba word
