@@ -258,7 +258,7 @@ public:
         const query_plan& p = plan_for(k, scratch);
         prefetch_directories(q, p);
         prefetch_buckets(q, p);
-        run_plan(q, k, p, std::forward<F>(f));
+        run_plan(q, k, p, std::forward<F>(f), never_done{});
     }
 
     /// `for_each_within` for batch loops that have issued `prefetch_directories` and
@@ -266,7 +266,25 @@ public:
     template <class F>
     void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
         query_plan scratch;
-        run_plan(q, k, plan_for(k, scratch), std::forward<F>(f));
+        run_plan(q, k, plan_for(k, scratch), std::forward<F>(f), never_done{});
+    }
+
+    /// `for_each_within` that may stop early: before each step of the plan after the first it
+    /// calls `done(bound)`, where every entry within `k` not reported yet is at distance
+    /// `bound` or more from `q` (each earlier step probed a disjoint block with radius r and
+    /// reported everything within r there, so the rest misses that block by r + 1 or more);
+    /// if `done` returns true nothing more is reported. A nearest-neighbour search stops once
+    /// its best distance is below `bound`: no later entry can match or tie it. `prefetched`:
+    /// the caller has issued the prefetch hints for `q` (as for `for_each_within_prefetched`).
+    template <class F, class Done>
+    void for_each_within_until(const key_type& q, unsigned k, F&& f, Done&& done, bool prefetched) const {
+        query_plan scratch;
+        const query_plan& p = plan_for(k, scratch);
+        if (!prefetched) {
+            prefetch_directories(q, p);
+            prefetch_buckets(q, p);
+        }
+        run_plan(q, k, p, std::forward<F>(f), done);
     }
 
     void clear() noexcept {
@@ -376,16 +394,25 @@ private:
         }
     }
 
-    /// Runs plan `p` (for radius `k`) for query `q`.
-    template <class F>
-    void run_plan(const key_type& q, unsigned k, const query_plan& p, F&& f) const {
+    /// `run_plan` without an early stop.
+    struct never_done {
+        constexpr bool operator()(unsigned) const noexcept { return false; }
+    };
+
+    /// Runs plan `p` (for radius `k`) for query `q`; stops before a step if `done(bound)` (see
+    /// `for_each_within_until`).
+    template <class F, class Done>
+    void run_plan(const key_type& q, unsigned k, const query_plan& p, F&& f, Done&& done) const {
         const auto& plan = p.steps;
         const auto& lane_skip = p.lane_skips;
         const auto& lane_floor = p.lane_floors;
         const bool batched = p.probes > prefetch_limit;
+        unsigned bound = 0;  // sum of r + 1 over the steps run so far
         for (std::size_t s = 0; s < p.count; ++s) {
+            if (s > 0 && done(bound)) return;
             const unsigned t = plan[s].table;
             const unsigned r = plan[s].radius;
+            bound += r + 1;
             const layout& l = m_layouts[t];
             // An entry found by step s is reported if its block t is within r, it is within
             // k, and no earlier step found it.

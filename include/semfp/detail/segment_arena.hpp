@@ -8,8 +8,11 @@
 /// TLB miss and a page walk, with 2 MiB pages the whole table fits the TLB. The threshold keeps
 /// small tables as small as before: a huge page is committed 2 MiB at a time.
 ///
-/// Inside the mappings, free ranges form an address-ordered list kept in the free memory itself
-/// (so freeing never allocates), merged with their neighbours; a request takes the best fit.
+/// Inside the mappings, free ranges are kept in an address-ordered array beside them, merged
+/// with their neighbours; a request takes the best fit (the smallest range that fits, the lowest
+/// address among equals). The array is contiguous: a best-fit search reads it without a cache
+/// miss per range (a list threaded through the free memory itself cost one miss per range, 3 %
+/// of a 10 M Single-Pass run), and a release finds its place by binary search.
 /// Where mappings or `madvise` are unavailable (other systems, THP disabled) every block comes
 /// from the heap, with the same results.
 
@@ -78,7 +81,7 @@ public:
 
     void swap(segment_arena& o) noexcept {
         m_maps.swap(o.m_maps);
-        std::swap(m_free, o.m_free);
+        m_free.swap(o.m_free);
         std::swap(m_live, o.m_live);
         std::swap(m_mapped, o.m_mapped);
         std::swap(m_threshold, o.m_threshold);
@@ -86,10 +89,10 @@ public:
     }
 
 private:
-    /// Header of a free range, stored at its start.
+    /// A free range of a mapping.
     struct free_range {
+        std::byte* base;
         std::size_t size;
-        free_range* next;  // next free range, higher address
     };
     struct mapping {
         std::byte* base;
@@ -118,19 +121,19 @@ private:
     }
 
     [[nodiscard]] void* best_fit(std::size_t n) noexcept {
-        free_range** best = nullptr;
-        for (free_range** at = &m_free; *at != nullptr; at = &(*at)->next)
-            if ((*at)->size >= n && (best == nullptr || (*at)->size < (*best)->size)) best = at;
-        if (best == nullptr) return nullptr;
-        free_range* r = *best;
-        if (r->size == n) {
-            *best = r->next;
-        } else {
-            // Keep the front of the range free; hand out its end.
-            r->size -= n;
-            return reinterpret_cast<std::byte*>(r) + r->size;
+        std::size_t best = m_free.size();
+        for (std::size_t i = 0; i < m_free.size(); ++i)
+            if (m_free[i].size >= n && (best == m_free.size() || m_free[i].size < m_free[best].size)) best = i;
+        if (best == m_free.size()) return nullptr;
+        free_range& r = m_free[best];
+        if (r.size == n) {
+            std::byte* p = r.base;
+            m_free.erase(m_free.begin() + static_cast<std::ptrdiff_t>(best));
+            return p;
         }
-        return r;
+        // Keep the front of the range free; hand out its end.
+        r.size -= n;
+        return r.base + r.size;
     }
 
     /// Maps at least `n` more bytes as huge-page memory and frees them into the list; false
@@ -173,28 +176,32 @@ private:
 #endif
     }
 
-    /// Adds [p, p + n) to the free list, merged with adjacent free ranges.
+    /// Adds [p, p + n) to the free ranges, merged with adjacent ones. Where the array would have
+    /// to grow and cannot, the range stays unused until the mappings are released.
     void give_back(std::byte* p, std::size_t n) noexcept {
-        free_range* prev = nullptr;
-        free_range* next = m_free;
-        while (next != nullptr && reinterpret_cast<std::byte*>(next) < p) {
-            prev = next;
-            next = next->next;
-        }
-        auto* r = reinterpret_cast<free_range*>(p);
-        r->size = n;
-        r->next = next;
-        if (next != nullptr && p + n == reinterpret_cast<std::byte*>(next)) {
-            r->size += next->size;
-            r->next = next->next;
-        }
-        if (prev != nullptr && reinterpret_cast<std::byte*>(prev) + prev->size == p) {
-            prev->size += r->size;
-            prev->next = r->next;
-        } else if (prev != nullptr) {
-            prev->next = r;
+        auto next = std::lower_bound(m_free.begin(), m_free.end(), p,
+                                     [](const free_range& r, const std::byte* x) { return r.base < x; });
+        const bool join_next = next != m_free.end() && p + n == next->base;
+        const bool join_prev = next != m_free.begin() && (next - 1)->base + (next - 1)->size == p;
+        if (join_prev && join_next) {
+            (next - 1)->size += n + next->size;
+            m_free.erase(next);
+        } else if (join_prev) {
+            (next - 1)->size += n;
+        } else if (join_next) {
+            next->base = p;
+            next->size += n;
         } else {
-            m_free = r;
+            if (m_free.size() == m_free.capacity()) {
+                const std::ptrdiff_t at = next - m_free.begin();
+                try {
+                    m_free.reserve(m_free.capacity() * 2 + 16);
+                } catch (...) {
+                    return;
+                }
+                next = m_free.begin() + at;
+            }
+            m_free.insert(next, free_range{p, n});
         }
     }
 
@@ -203,12 +210,12 @@ private:
         for (const mapping& m : m_maps) ::munmap(m.base, m.size);
 #endif
         m_maps.clear();
-        m_free = nullptr;
+        m_free.clear();
         m_mapped = 0;
     }
 
     std::vector<mapping> m_maps;
-    free_range* m_free = nullptr;
+    std::vector<free_range> m_free;  // address order
     std::size_t m_live = 0;
     std::size_t m_mapped = 0;
     std::size_t m_threshold = default_threshold;

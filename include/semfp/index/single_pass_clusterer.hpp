@@ -325,14 +325,18 @@ private:
         std::uint32_t item = 0;
     };
 
-    /// (`prefetched`: the caller has issued the index's prefetch hints for `fp`.)
+    /// (`prefetched`: the caller has issued the index's prefetch hints for `fp`.) The search
+    /// stops once no entry left can be nearer or as near (`for_each_within_until`): a near copy
+    /// found by the first table skips the others.
     [[nodiscard]] nearest_result nearest(const fingerprint_type& fp, bool prefetched = false) const {
         nearest_result best;
         auto keep = [&](std::uint32_t it, unsigned d) noexcept {
             if (d < best.distance || (d == best.distance && it < best.item)) best = {d, it};
         };
-        if (prefetched) m_index.for_each_within_prefetched(fp.data(), m_options.threshold, keep);
-        else m_index.for_each_within(fp.data(), m_options.threshold, keep);
+        // Every entry not reported yet is at distance `bound` or more: it cannot beat or tie a
+        // best distance below that (none_distance is never below it).
+        auto done = [&](unsigned bound) noexcept { return best.distance < bound; };
+        m_index.for_each_within_until(fp.data(), m_options.threshold, keep, done, prefetched);
         return best;
     }
 

@@ -76,6 +76,56 @@ TEST_CASE("multi_index with cache-line aligned buckets answers like brute force"
     }
 }
 
+TEST_CASE("multi_index for_each_within_until: entries not reported yet are at least the bound away",
+          "[detail][index]") {
+    // The bound lets a nearest-neighbour search stop early (SinglePassClusterer); a bound one
+    // too high would drop a nearer or tying entry, so it is checked against every key.
+    semfp::detail::multi_index<64> index(3);
+    std::mt19937_64 rng(31);
+    std::vector<std::uint64_t> keys;
+    while (keys.size() < 20000) add(index, keys, planted_key(rng, keys));
+    std::size_t calls = 0;
+    std::size_t tight = 0;  // bounds that an unreported entry meets exactly
+    for (int q = 0; q < 300; ++q) {
+        std::uint64_t x = keys[rng() % keys.size()];
+        for (std::uint64_t f = rng() % 5; f > 0; --f) x ^= std::uint64_t{1} << (rng() % 64);
+        for (const unsigned k : {0u, 3u, 5u, 7u}) {
+            std::vector<bool> seen(keys.size(), false);
+            pairs got;
+            bool bound_ok = true;
+            index.for_each_within_until(
+                {x}, k,
+                [&](std::uint32_t v, unsigned d) {
+                    seen[v] = true;
+                    got.emplace_back(v, d);
+                },
+                [&](unsigned bound) {
+                    ++calls;
+                    for (std::uint32_t i = 0; i < keys.size(); ++i) {
+                        const auto d = static_cast<unsigned>(std::popcount(keys[i] ^ x));
+                        if (seen[i] || d > k) continue;
+                        if (d < bound) bound_ok = false;
+                        tight += d == bound;
+                    }
+                    return false;
+                },
+                q % 2 == 0);
+            REQUIRE(bound_ok);
+            std::sort(got.begin(), got.end());
+            REQUIRE(got == brute(keys, x, k));  // never stopped: the whole answer
+            // Stopping after the first step reports a part of it.
+            pairs first;
+            index.for_each_within_until(
+                {x}, k, [&](std::uint32_t v, unsigned d) { first.emplace_back(v, d); },
+                [](unsigned) { return true; }, false);
+            std::sort(first.begin(), first.end());
+            REQUIRE(std::includes(got.begin(), got.end(), first.begin(), first.end()));
+        }
+    }
+    CHECK(calls > 1000);
+    CHECK(tight > 0);  // the bound is reached, not only respected
+}
+
 TEST_CASE("multi_index builds each query plan on first use and keeps it", "[detail][index]") {
     semfp::detail::multi_index<64> index(3);
     constexpr unsigned limit = semfp::detail::max_radius_limit<64>;
