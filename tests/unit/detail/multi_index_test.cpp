@@ -51,11 +51,11 @@ void add(semfp::detail::multi_index<64>& index, std::vector<std::uint64_t>& keys
 
 }  // namespace
 
-TEST_CASE("multi_index with cache-line aligned buckets answers like brute force", "[detail][index]") {
+TEST_CASE("multi_index with large, repeatedly repacked segments answers like brute force", "[detail][index]") {
     semfp::detail::multi_index<64> index(3);
     std::mt19937_64 rng(11);
     std::vector<std::uint64_t> keys;
-    // Past 16 Ki entries in the planted segments: aligned buckets, repacked several times.
+    // Past 16 Ki entries in the planted segments: large segments, repacked several times.
     while (keys.size() < 50000) add(index, keys, planted_key(rng, keys));
     // Erase every ninth entry (entries move within their buckets).
     std::vector<bool> erased(keys.size(), false);
