@@ -72,6 +72,24 @@ def fingerprint_rows(bench, corpus, runs):
     ]
 
 
+def signature_row(bench, corpus, runs):
+    # Fingerprint + sketch against the fingerprint alone (semfp_signature_speed: both timed in the
+    # same rounds, first of the pair alternating): `runs` fresh processes, medians of their figures.
+    per_run = []
+    for _ in range(max(runs, 5)):
+        out = run([f"{bench}/semfp_signature_speed", corpus, "--rounds=21"])
+        one = {}
+        for line in out.splitlines():
+            m = re.match(r"(Signature<64>|Signature<128>)\s+([\d.]+)\s+([\d.]+) x", line)
+            if m:
+                one[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+        per_run.append(one)
+    s64 = statistics.median(r["Signature<64>"][0] for r in per_run)
+    r64 = statistics.median(r["Signature<64>"][1] for r in per_run)
+    r128 = statistics.median(r["Signature<128>"][1] for r in per_run)
+    return ("`Signature<64>` = fingerprint + sketch", f"{s64:.1f} µs/doc, {r64:.3f}× `fingerprint<64>` (`Signature<128>`: {r128:.3f}× `fingerprint<128>`)", "≤ 1.3×", r64 <= 1.3)
+
+
 def segmenter_rows(bench, corpus, runs):
     b = gbench(f"{bench}/semfp_segmenter_bench",
                [corpus, f"--benchmark_repetitions={runs}", "--benchmark_report_aggregates_only=true"],
@@ -164,6 +182,7 @@ def main():
         sys.exit(f"readme_table: no benchmarks in {bench}: run `cmake --workflow --preset release` first")
     load_before = os.getloadavg()
     rows = fingerprint_rows(bench, a.corpus, a.runs)
+    rows.append(signature_row(bench, a.corpus, a.runs))
     rows += segmenter_rows(bench, a.corpus, a.runs)
     rows.append(single_pass_row(bench, 1_000_000, min(a.runs, 3), False))
     if a.large:

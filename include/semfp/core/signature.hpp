@@ -178,7 +178,7 @@ public:
                 MinHashSketcher sketcher;
                 // The fused pass's tokens lie in its padded buffer (zero bytes after the text).
                 auto sink = [&sketcher](const char* p, std::size_t n) noexcept {
-                    sketcher.add_hash(MinHashSketcher::feature_hash_padded(p, n));
+                    sketcher.add_hash(std::uint64_t{MinHashSketcher::feature_key_padded(p, n)} << 32);
                 };
                 const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
                     text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);

@@ -195,6 +195,16 @@ inline constexpr std::size_t sketch_sparse_bins = 32;
     return h;
 }
 
+/// The top 32 bits of `fmix64(k)`, the part of a feature hash the sketch keeps: fmix64's last
+/// step (k ^= k >> 33) leaves the top 32 bits as they are, so it is left out.
+[[nodiscard]] constexpr std::uint32_t sketch_fmix64_top(std::uint64_t k) noexcept {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    return static_cast<std::uint32_t>(k >> 32);
+}
+
 }  // namespace detail
 
 /// A similarity sketch of a set of features, 132 bytes: the exact set of 32-bit feature hashes
@@ -365,6 +375,12 @@ public:
         return finish_feature_hash(detail::sketch_fnv_padded(p, n));
     }
 
+    /// The top 32 bits of `feature_hash_padded(p, n)` (all the sketch uses of it), computed
+    /// with one step less.
+    [[nodiscard]] static std::uint32_t feature_key_padded(const char* p, std::size_t n) noexcept {
+        return detail::sketch_fmix64_top(detail::sketch_fnv_padded(p, n) ^ feature_seed);
+    }
+
     /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
     /// every document compared; only the top 32 bits are used).
     constexpr void add_hash(std::uint64_t h) noexcept {
@@ -400,8 +416,9 @@ public:
     }
 
 private:
+    static constexpr std::uint64_t feature_seed = 0x5EED5EED5EED5EEDull;
     [[nodiscard]] static constexpr std::uint64_t finish_feature_hash(std::uint64_t fnv) noexcept {
-        return detail::fmix64(fnv ^ 0x5EED5EED5EED5EEDull);
+        return detail::fmix64(fnv ^ feature_seed);
     }
 
     // MinHash minima and the exact set while it has at most 32 hashes.
