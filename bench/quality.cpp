@@ -354,13 +354,21 @@ std::string thr_text(const scores& s, double thr) {
 std::string recall_tables(const scores& s, const groups& g, double thr) {
     std::string out = "#### " + s.name + ": similar iff " + thr_text(s, thr) + "\n\n";
     out += "| kind |";
-    for (const int r : rates) out += " " + std::to_string(r) + " % |";
+    for (const int r : rates) {
+        out += ' ';
+        out += std::to_string(r);
+        out += " % |";
+    }
     out += "\n|---|";
     for (std::size_t i = 0; i < rates.size(); ++i) out += "---:|";
     out += "\n";
     for (const auto& k : rate_kinds) {
         out += "| " + k + " |";
-        for (const int r : rates) out += " " + fmt(count(s, g.get(groups::key(k, r)), thr).pct()) + " |";
+        for (const int r : rates) {
+            out += ' ';
+            out += fmt(count(s, g.get(groups::key(k, r)), thr).pct());
+            out += " |";
+        }
         out += "\n";
     }
     out += "\n| kind | recall % | n |\n|---|---:|---:|\n";
