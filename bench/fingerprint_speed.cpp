@@ -11,6 +11,7 @@
 // per-round ratios, so a noisy round shifts both sides alike. `--check` exits with status 1 when
 // fingerprint<64> costs more than 5 decode loops or fingerprint<128> more than 1.2 fingerprint<64>.
 #include "support/corpus.hpp"
+#include "support/cpu_rounds.hpp"
 
 #include <semfp/simhash.hpp>
 
@@ -67,42 +68,9 @@ namespace {
     return sum;
 }
 
-double thread_cpu_seconds() noexcept {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Cuts `text` into pieces of `chars` code points (the last, shorter piece is dropped).
-void cut(std::string_view text, std::size_t chars, std::vector<std::string>& out) {
-    std::size_t start = 0, i = 0, count = 0;
-    while (i < text.size()) {
-        i += semfp::utf8::decode(text, i).length;
-        if (++count == chars) {
-            out.emplace_back(text.substr(start, i - start));
-            start = i;
-            count = 0;
-        }
-    }
-}
-
-volatile std::uint64_t g_sink = 0;
-
-template <class F>
-double per_doc_us(const std::vector<std::string>& docs, F&& f) {
-    std::uint64_t sink = 0;
-    const double t0 = thread_cpu_seconds();
-    for (const auto& d : docs) sink += f(d);
-    const double t1 = thread_cpu_seconds();
-    g_sink = g_sink + sink;
-    return (t1 - t0) * 1e6 / static_cast<double>(docs.size());
-}
+using semfp::bench::cut;
+using semfp::bench::median;
+using semfp::bench::per_doc_us;
 
 }  // namespace
 

@@ -24,6 +24,7 @@
 // otherwise). `--check` exits with status 1 when a ratio exceeds 1.3. `--only=` times one side
 // alone (for a profiler; no ratio is printed).
 #include "support/corpus.hpp"
+#include "support/cpu_rounds.hpp"
 
 #include <semfp/core/signature.hpp>
 #include <semfp/simhash.hpp>
@@ -39,42 +40,9 @@
 
 namespace {
 
-double thread_cpu_seconds() noexcept {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Cuts `text` into pieces of `chars` code points (the last, shorter piece is dropped).
-void cut(std::string_view text, std::size_t chars, std::vector<std::string>& out) {
-    std::size_t start = 0, i = 0, count = 0;
-    while (i < text.size()) {
-        i += semfp::utf8::decode(text, i).length;
-        if (++count == chars) {
-            out.emplace_back(text.substr(start, i - start));
-            start = i;
-            count = 0;
-        }
-    }
-}
-
-volatile std::uint64_t g_sink = 0;
-
-template <class F>
-double per_doc_us(const std::vector<std::string>& docs, F&& f) {
-    std::uint64_t sink = 0;
-    const double t0 = thread_cpu_seconds();
-    for (const auto& d : docs) sink += f(d);
-    const double t1 = thread_cpu_seconds();
-    g_sink = g_sink + sink;
-    return (t1 - t0) * 1e6 / static_cast<double>(docs.size());
-}
+using semfp::bench::cut;
+using semfp::bench::median;
+using semfp::bench::per_doc_us;
 
 enum class side { both, fingerprint, signature };
 

@@ -253,20 +253,7 @@ public:
     /// (precondition: k <= max_radius_limit<Bits>; above max_k() more buckets are probed).
     template <class F>
     void for_each_within(const key_type& q, unsigned k, F&& f) const {
-        // Memory latency dominates: start the loads of every probe before scanning any.
-        query_plan scratch;
-        const query_plan& p = plan_for(k, scratch);
-        prefetch_directories(q, p);
-        prefetch_buckets(q, p);
-        run_plan(q, k, p, std::forward<F>(f), never_done{});
-    }
-
-    /// `for_each_within` for batch loops that have issued `prefetch_directories` and
-    /// `prefetch_buckets` for `q` themselves.
-    template <class F>
-    void for_each_within_prefetched(const key_type& q, unsigned k, F&& f) const {
-        query_plan scratch;
-        run_plan(q, k, plan_for(k, scratch), std::forward<F>(f), never_done{});
+        for_each_within_until(q, k, std::forward<F>(f), never_done{}, false);
     }
 
     /// `for_each_within` that may stop early: before each step of the plan after the first it
@@ -275,12 +262,13 @@ public:
     /// reported everything within r there, so the rest misses that block by r + 1 or more);
     /// if `done` returns true nothing more is reported. A nearest-neighbour search stops once
     /// its best distance is below `bound`: no later entry can match or tie it. `prefetched`:
-    /// the caller has issued the prefetch hints for `q` (as for `for_each_within_prefetched`).
+    /// a batch loop has issued `prefetch_directories` and `prefetch_buckets` for `q` itself.
     template <class F, class Done>
     void for_each_within_until(const key_type& q, unsigned k, F&& f, Done&& done, bool prefetched) const {
         query_plan scratch;
         const query_plan& p = plan_for(k, scratch);
         if (!prefetched) {
+            // Memory latency dominates: start the loads of every probe before scanning any.
             prefetch_directories(q, p);
             prefetch_buckets(q, p);
         }
