@@ -108,12 +108,7 @@ int main(int argc, char** argv) {
         if (a == "--only=signature") only = side::signature;
     }
     const auto dir = semfp::bench::corpus_dir(argc, argv);
-    std::vector<std::string> docs;
-    for (const auto& d : semfp::bench::load_corpus(dir / "manpages_zh_cn.jsonl")) cut(d.text, 2000, docs);
-    std::size_t bytes = 0;
-    for (const auto& d : docs) bytes += d.size();
-    std::printf("documents: %zu of 2,000 code points (%.0f bytes on average), %d rounds, thread CPU time\n",
-                docs.size(), static_cast<double>(bytes) / static_cast<double>(docs.size()), rounds);
+    const std::vector<std::string> docs = semfp::bench::cut_corpus(dir / "manpages_zh_cn.jsonl", 2000, rounds);
 
     const pair_of<64> p64;
     const pair_of<128> p128;

@@ -3,10 +3,14 @@
 // thread CPU time, medians, documents of a fixed number of code points, and the time per
 // document of one pass over them. Bench-only code.
 
+#include "corpus.hpp"
+
 #include <semfp/text/utf8.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <ctime>
 #include <string>
 #include <string_view>
@@ -40,6 +44,19 @@ inline void cut(std::string_view text, std::size_t chars, std::vector<std::strin
             count = 0;
         }
     }
+}
+
+/// The documents of `chars` code points cut from the corpus file `file` (see `cut`), after a
+/// line saying how many there are, their mean size and `rounds`.
+inline std::vector<std::string> cut_corpus(const std::filesystem::path& file, std::size_t chars, int rounds) {
+    std::vector<std::string> docs;
+    for (const auto& d : load_corpus(file)) cut(d.text, chars, docs);
+    std::size_t bytes = 0;
+    for (const auto& d : docs) bytes += d.size();
+    std::printf("documents: %zu of %zu code points (%.0f bytes on average), %d rounds, thread CPU time\n",
+                docs.size(), chars, docs.empty() ? 0.0 : static_cast<double>(bytes) / static_cast<double>(docs.size()),
+                rounds);
+    return docs;
 }
 
 inline volatile std::uint64_t g_sink = 0;
