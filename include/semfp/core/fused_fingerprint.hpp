@@ -501,8 +501,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                 if constexpr (feed) sink(p, n);
             }
         }
-        if constexpr (split)
-            for (std::size_t k = 0; k < m; ++k) fused_mix_murmur3(hashes[k]);
+        if constexpr (split) fused_mix_murmur3_batch(hashes, m);
         std::size_t k = 0;
         for (; k + 16 <= m; k += 16) acc.add16(hashes + k);
         for (; k < m; ++k) acc.add(hashes[k]);

@@ -15,6 +15,7 @@
 #include <semfp/text/stopwords.hpp>
 #include <semfp/text/utf8.hpp>
 
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <cstdint>
@@ -322,6 +323,49 @@ TEST_CASE("Fused fast paths: the two-loop 128-bit hash gives fused_feature_bits"
     }
     STATIC_REQUIRE(semfp::detail::fused_split_mix<128, semfp::Mixed<semfp::Murmur3>>);
     STATIC_REQUIRE(!semfp::detail::fused_split_mix<64, semfp::Mixed<semfp::Murmur3>>);
+}
+
+TEST_CASE("Fused fast paths: the batch mix of the 128-bit hash gives fused_mix_murmur3 on every path", "[fused]") {
+    // Batches of every length up to 40 (whole vector steps and every remainder), random words
+    // and the edge words; each path must give what fused_mix_murmur3 gives hash by hash.
+    std::mt19937_64 rng(17);
+    const std::uint64_t edges[] = {0, 1, ~std::uint64_t{0}, std::uint64_t{1} << 63, 0x8000000080000000ull};
+    for (int round = 0; round < 400; ++round) {
+        const std::size_t m = static_cast<std::size_t>(round) % 41;
+        std::vector<std::array<std::uint64_t, 2>> in(m + 1);
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            in[k] = {rng(), rng()};
+            if (round % 5 == 0) in[k][k % 2] = edges[(k + static_cast<std::size_t>(round)) % std::size(edges)];
+        }
+        std::vector<std::array<std::uint64_t, 2>> want = in;
+        for (std::size_t k = 0; k < m; ++k) semfp::detail::fused_mix_murmur3(want[k]);
+        // The element after the batch must stay as it was.
+        std::vector<std::array<std::uint64_t, 2>> got = in;
+        semfp::detail::fused_mix_murmur3_batch(got.data(), m);
+        REQUIRE(got == want);
+        got = in;
+        semfp::detail::fused_mix_murmur3_scalar(got.data(), m);
+        REQUIRE(got == want);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        if (semfp::detail::fused_has_avx512dq()) {
+            got = in;
+            semfp::detail::fused_mix_murmur3_avx512(got.data(), m);
+            REQUIRE(got == want);
+        }
+#endif
+    }
+    // The words of one hash, mixed, are the 128-bit Mixed<Murmur3> of its bytes.
+    std::string buf(32 + semfp::detail::fused_padding, '\0');
+    std::vector<std::array<std::uint64_t, 2>> hashes, want;
+    for (int t = 0; t < 37; ++t) {
+        const std::size_t n = 1 + static_cast<std::size_t>(t) % 20;
+        for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<char>(rng());
+        for (std::size_t k = n; k < n + semfp::detail::fused_padding; ++k) buf[k] = '\0';
+        hashes.push_back(semfp::detail::fused_murmur3_words(buf.data(), n));
+        want.push_back(semfp::detail::feature_bits<128, semfp::Mixed<semfp::Murmur3>>(std::string_view(buf.data(), n)));
+    }
+    semfp::detail::fused_mix_murmur3_batch(hashes.data(), hashes.size());
+    REQUIRE(hashes == want);
 }
 
 TEST_CASE("Fused fast paths: the shared three-byte formula decodes as utf8_decode", "[fused]") {
