@@ -51,7 +51,7 @@ std::vector<std::string> run_texts(std::size_t count, std::uint32_t seed) {
         pool.push_back(utf8_of(semfp::detail::tw_phrase_table[k].from[0]));
     }
     for (std::size_t k = 0; k < std::size(semfp::detail::stopwords_zh); k += 3) pool.emplace_back(semfp::detail::stopwords_zh[k]);
-    for (const char32_t c : {0x4000, 0x4DBF, 0x4DC0, 0x4DFF, 0x4DFE, 0x3400, 0x9FFF, 0x9FA5, 0x4E00})
+    for (const char32_t c : {U'\x4000', U'\x4DBF', U'\x4DC0', U'\x4DFF', U'\x4DFE', U'\x3400', U'\x9FFF', U'\x9FA5', U'\x4E00'})
         pool.push_back(utf8_of(c));
     const std::vector<std::string> breaks{" ", "a", "Ab9", ".", "\xEF\xBC\x8C", "\xEF\xBC\xA1", "\xE3\x80\x80", "\xE3\x81\x82",
                                           "\xCE\xA9", "\xF0\xA0\x80\x80", "\xE4\xB8", "\xE9", "\xFF", std::string(1, '\0'),
