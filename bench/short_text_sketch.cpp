@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
             doc& d = docs[i];
             semfp::MinHashSketcher sk;
             fp.for_each_feature(dev.texts[i], norm, [&](std::string_view t) {
-                d.features.push_back(semfp::MinHashSketcher::feature_hash(t));
+                d.features.push_back(semfp::MinHashSketcher::token_hash(t));
                 sk.add_token(t);
             });
             // The features of the view the sketch holds (MinHashSketcher::short_tokens): a short

@@ -436,17 +436,18 @@ private:
 };
 
 /// The feature sink of `fused_fingerprint` when nothing but the fingerprint wants the features:
-/// the calls to it are compiled out.
+/// the calls to it (and the sketch's hash, where it costs extra) are compiled out.
 struct fused_no_sink {
-    void operator()(const char*, std::size_t) const noexcept {}
+    void operator()(std::uint64_t) const noexcept {}
 };
 
 /// The raw-TF, unweighted fingerprint of `text` through the fused pass; `buf` is reused.
 /// `stopwords` null means no filter. The pass records tokens (offset and length in `buf`, which
 /// holds them until the end) in batches; each batch is then filtered, hashed and counted in a
 /// loop without the pass's data-dependent branches, so the hashes of neighbouring tokens overlap.
-/// `sink(p, len)` (noexcept) receives every feature the fingerprint counts (every token the
-/// stopword filter keeps), in text order, while its bytes are still in `buf`; with
+/// `sink(h)` (noexcept) receives the sketch's hash (`MinHashSketcher::token_hash`, from the same
+/// MurmurHash3 digest as the feature's bits: `fused_hash_keyed`) of every feature the
+/// fingerprint counts (every token the stopword filter keeps), in text order; with
 /// `fused_no_sink` (the default) there is no such call.
 template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
 [[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
@@ -481,16 +482,23 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         typename fused_votes<Bits>::hash_type hashes[batch_size];
         std::size_t m = 0;
         constexpr bool split = fused_split_mix<Bits, Hash>;
-        auto hash = [](const char* p, std::size_t n) noexcept {
-            if constexpr (split) return fused_murmur3_words(p, n);
-            else return fused_feature_bits<Bits, Hash>(p, n);
+        // The feature's bits, and with a sink the sketch's hash of the token, handed over at
+        // once (in text order).
+        auto hash = [&sink](const char* p, std::size_t n) noexcept {
+            if constexpr (feed) {
+                const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
+                sink(h.token_hash);
+                return h.bits;
+            } else if constexpr (split) {
+                return fused_murmur3_words(p, n);
+            } else {
+                return fused_feature_bits<Bits, Hash>(p, n);
+            }
         };
         if (list == nullptr) {
             // No filter: a loop the compiler keeps free of the filter's calls and branches.
-            for (std::size_t k = 0; k < batch.pending; ++k) hashes[k] = hash(batch.base + batch.offsets[k], batch.lengths[k]);
-            if constexpr (feed)
-                for (std::size_t k = 0; k < batch.pending; ++k)
-                    sink(batch.base + batch.offsets[k], static_cast<std::size_t>(batch.lengths[k]));
+            for (std::size_t k = 0; k < batch.pending; ++k)
+                hashes[k] = hash(batch.base + batch.offsets[k], batch.lengths[k]);
             m = batch.pending;
         } else {
             for (std::size_t k = 0; k < batch.pending; ++k) {
@@ -498,7 +506,6 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                 const std::size_t n = batch.lengths[k];
                 if (!keep(p, n)) continue;
                 hashes[m++] = hash(p, n);
-                if constexpr (feed) sink(p, n);
             }
         }
         if constexpr (split) fused_mix_murmur3_batch(hashes, m);
@@ -513,8 +520,16 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
             if constexpr (feed) run_batch();  // the sink sees the features in text order
             if (list == nullptr || keep(p, n)) {
-                acc.add(fused_feature_bits<Bits, Hash>(p, n));
-                if constexpr (feed) sink(p, n);
+                if constexpr (feed) {
+                    const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
+                    sink(h.token_hash);
+                    // fused_split_mix's words, mixed into the feature's bits.
+                    typename fused_votes<Bits>::hash_type bits = h.bits;
+                    if constexpr (fused_split_mix<Bits, Hash>) fused_mix_murmur3(bits);
+                    acc.add(bits);
+                } else {
+                    acc.add(fused_feature_bits<Bits, Hash>(p, n));
+                }
             }
             return;
         }

@@ -5,6 +5,8 @@
 /// (any policy; `Mixed<Murmur3>` and `Murmur3` without a `string_view`), and the two-loop form of
 /// the 128-bit `Mixed<Murmur3>` (`fused_split_mix`). All give exactly the bits of
 /// `detail::feature_bits<Bits, Hash>` on the same bytes; tests compare them.
+/// `fused_hash_keyed` adds the sketch's token hash (`MinHashSketcher::token_hash`) of the same
+/// bytes, for `SignatureFingerprinter`.
 
 #include <semfp/concepts.hpp>
 #include <semfp/core/fingerprint.hpp>
@@ -78,6 +80,39 @@ inline constexpr bool fused_split_mix = Bits == 128 && std::is_same_v<Hash, Mixe
 [[nodiscard]] inline std::array<std::uint64_t, 2> fused_murmur3_words(const char* p, std::size_t len) noexcept {
     const hash128_t h = fused_murmur3(p, len);
     return {h.hi, h.lo};
+}
+
+/// The feature hash of a token as the fused pass counts it (`fused_feature_bits<Bits, Hash>`, or
+/// `fused_murmur3_words` when `fused_split_mix`), with the sketch's hash of the same token
+/// (`MinHashSketcher::token_hash`: the high word of its MurmurHash3 x64_128 digest).
+template <std::size_t Bits>
+struct fused_keyed_hash {
+    typename Fingerprint<Bits>::storage_type bits;
+    std::uint64_t token_hash;
+};
+
+/// `fused_keyed_hash` of the bytes `p[0..len)` of a padded buffer. For the Murmur3 policies the
+/// sketch's hash is the high word of the digest computed for the fingerprint (no extra work);
+/// for any other policy the digest is computed for it alone.
+template <std::size_t Bits, HashPolicy Hash>
+[[nodiscard]] inline fused_keyed_hash<Bits> fused_hash_keyed(const char* p, std::size_t len) noexcept {
+    if constexpr (fused_split_mix<Bits, Hash>) {
+        const auto w = fused_murmur3_words(p, len);
+        return {w, w[0]};
+    } else if constexpr (std::is_same_v<Hash, Murmur3> || std::is_same_v<Hash, Mixed<Murmur3>>) {
+        const hash128_t h = fused_murmur3(p, len);
+        if constexpr (std::is_same_v<Hash, Murmur3>) {
+            if constexpr (Bits == 64)
+                return {{h.lo}, h.hi};
+            else
+                return {{h.hi, h.lo}, h.hi};
+        } else {
+            // Bits == 64 (128 is `fused_split_mix`).
+            return {{fmix64(h.lo)}, h.hi};
+        }
+    } else {
+        return {fused_feature_bits<Bits, Hash>(p, len), fused_murmur3(p, len).hi};
+    }
 }
 
 /// `fused_split_mix`'s second loop on one hash: the words of `fused_murmur3_words` become

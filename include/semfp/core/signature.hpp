@@ -8,8 +8,10 @@
 /// pairs up to a generous Hamming radius (`two_stage_rule::radius`) and let the sketch, an
 /// estimate of the Jaccard similarity of the same features, decide those beyond the accept
 /// distance (`two_stage_rule::min_similarity`). Both come from one normalization and one
-/// tokenization: the sketch hashes the tokens the Simhash votes with (in a short text, the
-/// character bigrams of the normalized text: `MinHashSketcher::finish(normalized)`).
+/// tokenization: the sketch hashes the tokens the Simhash votes with, by the high word of the
+/// MurmurHash3 digest the fingerprint's default hash policy computes for them anyway
+/// (`MinHashSketcher::token_hash`); in a short text it hashes the character bigrams of the
+/// normalized text instead (`MinHashSketcher::finish(normalized)`, `bigram_hash`).
 ///
 /// Two radii. `radius` bounds the pairs the rule accepts; it is not the radius of a search.
 /// `TwoStageClusterer` (and the `semfp` tool's `--verify sketch`) finds its candidates beyond
@@ -70,9 +72,11 @@ struct two_stage_rule {
     /// Pairs this close are accepted without the sketch (searched exactly by `TwoStageClusterer`:
     /// at most `HammingIndex<Bits>::max_radius`).
     unsigned accept_distance = 5;
-    /// Smallest estimated Jaccard similarity of a verified pair. 0.645: the largest negative
-    /// estimate within the radius on the tuning half (0.600 at both widths) plus 0.045, the
-    /// estimate's standard-deviation bound (bench/results/two_stage.md).
+    /// Smallest estimated Jaccard similarity of a verified pair. 0.645 (the 64-bit value;
+    /// `recommended<128>()` has 0.653): the largest negative estimate within the radius on the
+    /// tuning half plus 0.045, the estimate's standard-deviation bound. With the sketch's token
+    /// hash of format 5 that negative is 0.592 at 64 bits (the margin to 0.645 holds, the value
+    /// stays) and 0.608 at 128 (0.608 + 0.045 = 0.653; bench/results/two_stage.md).
     double min_similarity = 0.645;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
@@ -104,17 +108,19 @@ struct two_stage_rule {
     }
 
     /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen):
-    /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128. The
-    /// radius is the one that finds the most pairs of the tuning half through the banded stage
-    /// with no false positive and a margin of at least 0.045 (the estimate's standard deviation
-    /// bound) between `min_similarity` and every negative within it (0.600 against 0.645 at
-    /// both widths); ties go to the smaller radius. On the confirmation half: zero false
-    /// positives, plain and same-site (bench/results/two_stage.md).
+    /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128,
+    /// `min_similarity` 0.645 of 64 bits and 0.653 of 128. The radius is the one that finds the
+    /// most pairs of the tuning half through the banded stage with no false positive and a
+    /// margin of at least 0.045 (the estimate's standard deviation bound) between
+    /// `min_similarity` and every negative within it (0.592 against 0.645 at 64 bits, 0.608
+    /// against 0.653 at 128); ties go to the smaller radius. On the confirmation half: zero
+    /// false positives, plain and same-site (bench/results/two_stage.md).
     template <std::size_t Bits>
     [[nodiscard]] static constexpr two_stage_rule recommended() noexcept {
         two_stage_rule r;
         r.radius = Bits == 64 ? 32u : 40u;
         r.accept_distance = recommended_distance<Bits>;
+        r.min_similarity = Bits == 64 ? 0.645 : 0.653;
         return r;
     }
 
@@ -169,17 +175,17 @@ public:
 
     /// The signature of `text`, using the caller's scratch buffers. With character bigrams
     /// (alone or behind a `StopwordFilter`), raw TF and no IDF table, the fused fingerprint pass
-    /// (fused_fingerprint.hpp) feeds each feature it counts to the sketch as well; the result
-    /// always equals `reference`.
+    /// (fused_fingerprint.hpp) feeds the sketch the `MinHashSketcher::token_hash` of each feature
+    /// it counts, taken from the digest it hashes the feature with; the result always equals
+    /// `reference`.
     [[nodiscard]] signature_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
         if constexpr (detail::fused_tokenizer<Tok>::value) {
             const fingerprint_options& o = m_fp.options();
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
-                // The fused pass's tokens lie in its padded buffer (zero bytes after the text).
-                auto sink = [&sketcher](const char* p, std::size_t n) noexcept {
-                    sketcher.add_hash(std::uint64_t{MinHashSketcher::feature_key_padded(p, n)} << 32);
-                };
+                // The pass hands over each counted token's `MinHashSketcher::token_hash`, the high
+                // word of the MurmurHash3 digest it computes for the fingerprint.
+                auto sink = [&sketcher](std::uint64_t h) noexcept { sketcher.add_hash(h); };
                 const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
                     text, scratch.padded, o.normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
                 if (!sketcher.is_short()) return {fp, sketcher.finish()};
@@ -223,7 +229,7 @@ public:
             std::vector<std::uint64_t> hs;
             std::size_t tokens = 0;
             m_fp.for_each_feature(text, norm, [&](std::string_view t) {
-                hs.push_back(MinHashSketcher::feature_hash(t));
+                hs.push_back(MinHashSketcher::token_hash(t));
                 ++tokens;
             });
             // The view the sketch of this text holds (MinHashSketcher::short_tokens).

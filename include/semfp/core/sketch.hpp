@@ -39,12 +39,23 @@
 ///   Hoeffding's bound for independent bins it is more than 0.15 off with probability below
 ///   0.6 %. Measured against exact Jaccard in bench/results/two_stage.md.
 ///
-/// Features are hashed with FNV-1a and a 64-bit finalizer under a seed of their own, so the
-/// sketch is independent of the fingerprint's feature hash; the sketch uses the top 32 bits.
+/// Feature hashes. The sketch keeps the top 32 bits of a 64-bit feature hash, and the two views
+/// of a text (`MinHashSketcher`) hash differently, as they hold different features:
+/// - a whole token (texts of at least 30 tokens) by the high word of its MurmurHash3 x64_128
+///   digest (`MinHashSketcher::token_hash`). With the default hash policy (`Mixed<Murmur3>`,
+///   or `Murmur3`) the fingerprint's feature hash comes from the same digest (its low word,
+///   mixed, at 64 bits; both words mixed together at 128), so the fused pass
+///   (`SignatureFingerprinter`) gets the key of a token for free instead of hashing its bytes a
+///   second time (the FNV-1a hash and finalizer used before cost about 0.2 of a fingerprint);
+///   with another policy it computes the digest for the sketch alone. On 2 million random and
+///   CJK tokens the key's bits agree with the Simhash's feature bits no more often than those
+///   of an independent hash do (bench/results/two_stage.md);
+/// - a character bigram of a short text (`MinHashSketcher::for_each_text_bigram`) by FNV-1a and
+///   a 64-bit finalizer under a seed of its own (`MinHashSketcher::bigram_hash`), as before.
 /// Identical on every platform. `SignatureFingerprinter` sketches a text of at least 30 tokens
 /// by its whole tokens and a shorter one by the character bigrams of its normalized text
 /// (`MinHashSketcher::finish(normalized)`): a one-letter edit of a short title then changes two
-/// features, not a whole word. Saved signatures of this feature set are format 4
+/// features, not a whole word. Saved signatures of these feature sets and hashes are format 5
 /// (index/signature_file.hpp).
 
 #include <semfp/core/hash.hpp>
@@ -182,29 +193,6 @@ inline constexpr std::size_t sketch_sparse_bins = 32;
     return out;
 }
 
-/// FNV-1a of `p[0..n)` (equal to `Fnv1a::hash64`) for a token followed by readable bytes up to
-/// `p + 8` at least. Up to 8 bytes the steps are unrolled (a CJK bigram is 6), which keeps the
-/// chain of a token short and its exit well predicted.
-[[nodiscard]] inline std::uint64_t sketch_fnv_padded(const char* p, std::size_t n) noexcept {
-    if (n > 8) return Fnv1a::hash64(std::string_view(p, n));
-    std::uint64_t h = Fnv1a::offset64;
-    for (std::size_t k = 0; k < 8; ++k) {
-        const std::uint64_t x = (h ^ static_cast<unsigned char>(p[k])) * Fnv1a::prime64;
-        h = k < n ? x : h;
-    }
-    return h;
-}
-
-/// The top 32 bits of `fmix64(k)`, the part of a feature hash the sketch keeps: fmix64's last
-/// step (k ^= k >> 33) leaves the top 32 bits as they are, so it is left out.
-[[nodiscard]] constexpr std::uint32_t sketch_fmix64_top(std::uint64_t k) noexcept {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    return static_cast<std::uint32_t>(k >> 32);
-}
-
 }  // namespace detail
 
 /// A similarity sketch of a set of features, 132 bytes: the exact set of 32-bit feature hashes
@@ -309,27 +297,38 @@ private:
 /// a whole word, and punctuation and stopwords carry what tells two template lines apart (on the
 /// short-text set the bigrams of the text separate near-duplicates from the rest completely,
 /// the tokens do not; bench/results/two_stage.md). Long texts keep whole tokens, which tell
-/// apart English-heavy documents that share many letter pairs. A bigram of two adjacent
-/// characters hashes like the two-character token of the same bytes, so the Chinese bigram
-/// tokens of a long text meet the same features in a short one and the views stay comparable
-/// (a short-long pair is underestimated by the short view's extra bigrams; only the rule's short
-/// threshold compares such pairs). `features()` of the sketch (the token count) tells which view
+/// apart English-heavy documents that share many letter pairs. The views hash differently (a
+/// token by `token_hash`, a bigram by `bigram_hash`): their features differ anyway (the long
+/// view's tokens are stopword-filtered and hold whole ASCII words; the short view's bigrams hold
+/// white space-free pairs across punctuation and stopwords), and the token hash is the one the
+/// fingerprint pass computes, which keeps the sketch of a long text nearly free. So a short text
+/// and a long one share no feature and never verify each other; the rule's short threshold
+/// compares pairs of short texts. `features()` of the sketch (the token count) tells which view
 /// it holds.
 class MinHashSketcher {
 public:
     /// Texts with fewer tokens than this are sketched in the short view (`finish(normalized)`).
     static constexpr std::uint32_t short_tokens = detail::sketch_short_tokens;
 
-    /// The hash of a feature as the sketch uses it (the sketch keeps its top 32 bits).
-    [[nodiscard]] static constexpr std::uint64_t feature_hash(std::string_view feature) noexcept {
-        return finish_feature_hash(Fnv1a::hash64(feature));
+    /// The hash of a token in the whole-token view (the sketch keeps its top 32 bits): the high
+    /// word of its MurmurHash3 x64_128 digest (`Murmur3::hash128(token).hi`), which the fused
+    /// fingerprint pass computes for the fingerprint anyway.
+    [[nodiscard]] static constexpr std::uint64_t token_hash(std::string_view token) noexcept {
+        return Murmur3::hash128(token).hi;
     }
 
-    /// Adds one occurrence of `feature` (repeats do not change the set, only `features()`).
-    constexpr void add(std::string_view feature) noexcept { add_hash(feature_hash(feature)); }
+    /// The hash of a feature of the short view (a character bigram, or a text's only character):
+    /// FNV-1a under a 64-bit finalizer and a seed of its own (the sketch keeps its top 32 bits).
+    [[nodiscard]] static constexpr std::uint64_t bigram_hash(std::string_view feature) noexcept {
+        return finish_bigram_hash(Fnv1a::hash64(feature));
+    }
+
+    /// Adds one occurrence of `feature` to the whole-token view (as `add_token`; repeats do not
+    /// change the set, only `features()`).
+    constexpr void add(std::string_view feature) noexcept { add_token(feature); }
 
     /// Calls `f(h)` with the features of the short view of the normalized text `text`: the
-    /// `feature_hash` of every pair of neighbouring characters once ASCII white space is
+    /// `bigram_hash` of every pair of neighbouring characters once ASCII white space is
     /// removed, in text order, repeats included; a text of one character gives that
     /// character's hash, a text of white space nothing. Characters are split as
     /// `detail::utf8_decode` splits them: a well-formed UTF-8 sequence is one character; a byte
@@ -354,34 +353,22 @@ public:
                 std::uint64_t h = Fnv1a::offset64;
                 for (std::size_t k = 0; k < prev_len; ++k) h = (h ^ static_cast<unsigned char>(text[prev + k])) * Fnv1a::prime64;
                 for (std::size_t k = 0; k < n; ++k) h = (h ^ static_cast<unsigned char>(text[i + k])) * Fnv1a::prime64;
-                f(finish_feature_hash(h));
+                f(finish_bigram_hash(h));
             }
             prev = i;
             prev_len = n;
             ++chars;
             i += n;
         }
-        if (chars == 1) f(feature_hash(text.substr(prev, prev_len)));
+        if (chars == 1) f(bigram_hash(text.substr(prev, prev_len)));
     }
 
-    /// Adds one token (one occurrence: `features()` counts tokens) to the whole-token view.
-    /// What `SignatureFingerprinter` adds for each token.
-    constexpr void add_token(std::string_view token) noexcept { add_hash(feature_hash(token)); }
+    /// Adds one token (one occurrence: `features()` counts tokens) to the whole-token view, by
+    /// its `token_hash`. What `SignatureFingerprinter` adds for each token (the fused pass adds
+    /// the same hash through `add_hash`).
+    constexpr void add_token(std::string_view token) noexcept { add_hash(token_hash(token)); }
 
-    /// `feature_hash(std::string_view(p, n))` for a token followed by readable bytes up to
-    /// `p + 8` at least (a token of the fused pass's padded buffer), computed without a loop
-    /// for tokens of up to 8 bytes.
-    [[nodiscard]] static std::uint64_t feature_hash_padded(const char* p, std::size_t n) noexcept {
-        return finish_feature_hash(detail::sketch_fnv_padded(p, n));
-    }
-
-    /// The top 32 bits of `feature_hash_padded(p, n)` (all the sketch uses of it), computed
-    /// with one step less.
-    [[nodiscard]] static std::uint32_t feature_key_padded(const char* p, std::size_t n) noexcept {
-        return detail::sketch_fmix64_top(detail::sketch_fnv_padded(p, n) ^ feature_seed);
-    }
-
-    /// Adds a feature by its hash (`feature_hash`, or any well-mixed 64-bit hash used alike for
+    /// Adds a feature by its hash (`token_hash`, or any well-mixed 64-bit hash used alike for
     /// every document compared; only the top 32 bits are used).
     constexpr void add_hash(std::uint64_t h) noexcept {
         m_view.take(h);
@@ -416,9 +403,9 @@ public:
     }
 
 private:
-    static constexpr std::uint64_t feature_seed = 0x5EED5EED5EED5EEDull;
-    [[nodiscard]] static constexpr std::uint64_t finish_feature_hash(std::uint64_t fnv) noexcept {
-        return detail::fmix64(fnv ^ feature_seed);
+    static constexpr std::uint64_t bigram_seed = 0x5EED5EED5EED5EEDull;
+    [[nodiscard]] static constexpr std::uint64_t finish_bigram_hash(std::uint64_t fnv) noexcept {
+        return detail::fmix64(fnv ^ bigram_seed);
     }
 
     // MinHash minima and the exact set while it has at most 32 hashes.

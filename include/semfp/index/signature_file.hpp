@@ -7,7 +7,7 @@
 /// the format helpers live here, with the other saved types. A two-stage run keeps the
 /// signatures of what it has seen (a few hundred bytes each) and reloads them on the next run.
 ///
-/// Layout (little-endian), after the magic "SEMFPSIG", the version (2) and the bits:
+/// Layout (little-endian), after the magic "SEMFPSIG", the version (5) and the bits:
 ///
 /// | field | type |
 /// |---|---|
@@ -17,9 +17,10 @@
 /// | per entry: sketch state | u32 (`MinHashSketch::state()`) |
 /// | per entry: sketch payload | 128 bytes (`MinHashSketch::payload()`) |
 ///
-/// then the CRC-32C of everything before it. Version 1 (before the hybrid sketch: bins of the
-/// 64-bit hashes, a plain feature count) is refused with a `format_error` that says so: its
-/// sketches are not comparable with today's, the signatures must be computed again.
+/// then the CRC-32C of everything before it. Versions 1 to 4 (other sketches: before the hybrid
+/// sketch, other short-text features, other token hashes; see `signature_format_version`) are
+/// refused with a `format_error` that says so: their sketches are not comparable with today's,
+/// the signatures must be computed again.
 
 #include <semfp/core/signature.hpp>
 #include <semfp/core/sketch.hpp>
@@ -54,8 +55,9 @@ namespace detail {
 inline constexpr std::string_view signature_magic = "SEMFPSIG";
 /// Version of the signature format (2: the hybrid sketch of core/sketch.hpp; 3: the same layout,
 /// short texts' ASCII words sketched as character bigrams; 4: short texts sketched as the
-/// character bigrams of their normalized text, `MinHashSketcher::for_each_text_bigram`).
-inline constexpr std::uint32_t signature_format_version = 4;
+/// character bigrams of their normalized text, `MinHashSketcher::for_each_text_bigram`; 5: long
+/// texts' tokens hashed by the high word of their MurmurHash3 digest, `MinHashSketcher::token_hash`).
+inline constexpr std::uint32_t signature_format_version = 5;
 }  // namespace detail
 
 /// Writes `entries` to `os`. Throws `io_error`.

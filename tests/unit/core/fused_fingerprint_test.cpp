@@ -4,10 +4,12 @@
 
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/fused_fingerprint.hpp>
+#include <semfp/core/sketch.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/stopwords.hpp>
 #include <semfp/text/tokenizers.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -137,6 +139,69 @@ TEST_CASE("Fused pass: tokens are CharBigramTokenizer's", "[fused]") {
             REQUIRE(fused == reference_tokens(text));
         }
     }
+}
+
+namespace {
+
+// `fused_hash_keyed<Bits, Hash>` of `token` lying in a buffer with `after` behind it (other text
+// in the real pass) and the pass's zero padding: the sketch's hash is `token_hash`, the bits are
+// the feature's (`fused_split_mix` words once mixed).
+template <std::size_t Bits, class Hash>
+void require_keyed_as_reference(const std::string& token, const std::string& after) {
+    const std::string buf = token + after + std::string(semfp::detail::fused_padding, '\0');
+    const auto h = semfp::detail::fused_hash_keyed<Bits, Hash>(buf.data(), token.size());
+    REQUIRE(h.token_hash == semfp::MinHashSketcher::token_hash(token));
+    REQUIRE(h.token_hash == semfp::Murmur3::hash128(token).hi);
+    auto bits = h.bits;
+    if constexpr (semfp::detail::fused_split_mix<Bits, Hash>) semfp::detail::fused_mix_murmur3(bits);
+    REQUIRE(bits == semfp::detail::feature_bits<Bits, Hash>(token));
+}
+
+template <class Hash>
+void require_keyed_both_widths(const std::string& token, const std::string& after) {
+    require_keyed_as_reference<64, Hash>(token, after);
+    require_keyed_as_reference<128, Hash>(token, after);
+}
+
+}  // namespace
+
+TEST_CASE("Fused pass: the sketch's token hash equals MinHashSketcher::token_hash at 64 and 128 bits",
+          "[fused][sketch]") {
+    std::vector<std::string> tokens;
+    std::mt19937 rng(14);
+    // Random bytes, lengths 1..40 (one tail word, two, one block and tails, several blocks).
+    for (int round = 0; round < 40; ++round)
+        for (std::size_t len = 1; len <= 40; ++len) tokens.push_back(random_bytes(rng, len));
+    // Adversarial: every length 1..40 of all-zero, all-0xFF, 0x80 and one repeated CJK character;
+    // CJK bigrams; bytes that differ from each other only past the 8- and 16-byte words.
+    for (std::size_t len = 1; len <= 40; ++len) {
+        tokens.emplace_back(len, '\0');
+        tokens.emplace_back(len, '\xFF');
+        tokens.emplace_back(len, '\x80');
+        std::string cjk;
+        while (cjk.size() < len) cjk += "\xE4\xB8\xAD";
+        tokens.push_back(cjk.substr(0, len));
+        std::string tail(len, 'a');
+        tail.back() = 'b';
+        tokens.push_back(tail);
+    }
+    for (const char* b : {"\xE4\xB8\xAD\xE6\x96\x87", "\xE8\xBB\x9F\xE9\xAB\x94", "ab", "a"}) tokens.emplace_back(b);
+    std::size_t distinct_tops = 0;
+    std::vector<std::uint32_t> tops;
+    for (const std::string& t : tokens) {
+        INFO("token of " << t.size() << " bytes");
+        for (const std::string& after : {std::string(), std::string(16, '\xFF'), random_bytes(rng, 16)}) {
+            require_keyed_both_widths<semfp::default_hash>(t, after);
+            require_keyed_both_widths<semfp::Murmur3>(t, after);
+            require_keyed_both_widths<semfp::Mixed<semfp::Sdbm>>(t, after);
+        }
+        tops.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::token_hash(t) >> 32));
+    }
+    // The key the sketch keeps (top 32 bits) separates the distinct tokens.
+    std::sort(tokens.begin(), tokens.end());
+    std::sort(tops.begin(), tops.end());
+    distinct_tops = static_cast<std::size_t>(std::unique(tops.begin(), tops.end()) - tops.begin());
+    CHECK(distinct_tops == static_cast<std::size_t>(std::unique(tokens.begin(), tokens.end()) - tokens.begin()));
 }
 
 TEST_CASE("Fused pass: hashes and stopword keys match the plain functions", "[fused]") {

@@ -115,6 +115,10 @@ TEST_CASE("Signature: the fused path equals the reference path", "[core][signatu
     SECTION("no stopword filter, other hash policies, custom and empty stopword lists") {
         require_same_as_reference(semfp::SignatureFingerprinter<semfp::CharBigramTokenizer, semfp::default_hash, 64>{}, ts);
         require_same_as_reference(semfp::SignatureFingerprinter<semfp::CharBigramTokenizer, semfp::Murmur3, 128>{}, ts);
+        // A policy other than Murmur3: the pass computes the sketch's digest on its own.
+        require_same_as_reference(
+            semfp::SignatureFingerprinter<semfp::CharBigramTokenizer, semfp::Mixed<semfp::Sdbm>, 64>{}, ts);
+        require_same_as_reference(semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::Fnv1a, 128>{}, ts);
         auto list = std::make_shared<semfp::StopwordList>();
         list->add("the");
         list->add("\xE8\xBD\xAF\xE4\xBB\xB6");

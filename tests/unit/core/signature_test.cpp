@@ -46,6 +46,10 @@ TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[c
     const auto rule = semfp::two_stage_rule::recommended<64>();
     REQUIRE(rule.radius == 32);
     REQUIRE(semfp::two_stage_rule::recommended<128>().radius == 40);
+    // The threshold rule (largest tuning negative within the radius + 0.045) on format 5
+    // sketches: 0.592 + 0.045 stays under 0.645 at 64 bits; 0.608 + 0.045 = 0.653 at 128.
+    REQUIRE(rule.min_similarity == 0.645);
+    REQUIRE(semfp::two_stage_rule::recommended<128>().min_similarity == 0.653);
     REQUIRE(semfp::two_stage_rule{}.radius == rule.radius);
     const auto a = semfp::signature(base_text);
     REQUIRE(rule.matches(a, a));

@@ -77,8 +77,12 @@ TEST_CASE("MinHashSketch of tiny sets: densified bins stay consistent", "[core][
 }
 
 TEST_CASE("MinHashSketch known answer (identical on every platform)", "[core][sketch]") {
-    constexpr auto h = semfp::MinHashSketcher::feature_hash("ab");
-    STATIC_REQUIRE(h != 0);
+    // A token hashes to the high word of its MurmurHash3 x64_128 digest, a bigram of the short
+    // view to FNV-1a under the finalizer: the two views hash differently.
+    STATIC_REQUIRE(semfp::MinHashSketcher::token_hash("ab") == semfp::Murmur3::hash128("ab").hi);
+    STATIC_REQUIRE(semfp::MinHashSketcher::bigram_hash("ab") ==
+                   semfp::detail::fmix64(semfp::Fnv1a::hash64("ab") ^ 0x5EED5EED5EED5EEDull));
+    STATIC_REQUIRE(semfp::MinHashSketcher::token_hash("ab") != semfp::MinHashSketcher::bigram_hash("ab"));
     const auto s = sketch_of({1, 2, 3});
     const auto again = sketch_of({3, 2, 1});
     REQUIRE(s == again);
@@ -93,7 +97,8 @@ namespace {
 double jaccard32(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {
     auto set = [](const std::vector<std::uint64_t>& v) {
         std::vector<std::uint32_t> s;
-        for (const auto x : v) s.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::feature_hash(std::to_string(x)) >> 32));
+        for (const auto x : v)
+            s.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::token_hash(std::to_string(x)) >> 32));
         std::sort(s.begin(), s.end());
         s.erase(std::unique(s.begin(), s.end()), s.end());
         return s;
@@ -204,9 +209,9 @@ TEST_CASE("MinHashSketcher::for_each_text_bigram: character bigrams of the text,
         return hs;
     };
     using H = std::vector<std::uint64_t>;
-    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::feature_hash(f); };
-    // n characters give n - 1 bigrams, in order, repeats included; a bigram hashes like the
-    // token of its bytes (a Chinese bigram token meets the same feature).
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::bigram_hash(f); };
+    // n characters give n - 1 bigrams, in order, repeats included, each by `bigram_hash` of its
+    // bytes (not `token_hash`: the whole-token view hashes otherwise).
     REQUIRE(collect("tk_m") == H{fh("tk"), fh("k_"), fh("_m")});
     REQUIRE(collect("aaa") == H{fh("aa"), fh("aa")});
     REQUIRE(collect("\u4e2d\u6587\u672c") == H{fh("\u4e2d\u6587"), fh("\u6587\u672c")});
@@ -278,15 +283,24 @@ TEST_CASE("MinHashSketcher::finish(normalized): short texts in the bigram view, 
     for (std::uint32_t i = 0; i < n; ++i) whole.add("word" + std::to_string(i));
     REQUIRE(whole.finish() == at);
 
-    // Chinese bigram tokens meet the same features in both views: a short text of adjacent
-    // bigrams and the whole-token sketch of them agree exactly.
+    // The two views hash differently: the same Chinese bigrams as a short text's bigram view
+    // (`bigram_hash`) and as whole tokens (`token_hash`) share no feature.
     semfp::MinHashSketcher cjk_short;
     semfp::MinHashSketcher cjk_plain;
+    std::vector<std::uint32_t> short_set, token_set;
     for (const char* t : {"\u4e2d\u6587", "\u6587\u672c", "\u672c\u5730"}) {
         cjk_short.add_token(t);
         cjk_plain.add(t);
+        short_set.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::bigram_hash(t) >> 32));
+        token_set.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::token_hash(t) >> 32));
     }
-    REQUIRE(cjk_short.finish("\u4e2d\u6587\u672c\u5730") == cjk_plain.finish());
+    std::sort(short_set.begin(), short_set.end());
+    std::sort(token_set.begin(), token_set.end());
+    const semfp::MinHashSketch in_short_view = cjk_short.finish("\u4e2d\u6587\u672c\u5730");
+    const semfp::MinHashSketch in_token_view = cjk_plain.finish();
+    REQUIRE(in_short_view == semfp::MinHashSketch::exact(short_set.data(), short_set.size(), 3));
+    REQUIRE(in_token_view == semfp::MinHashSketch::exact(token_set.data(), token_set.size(), 3));
+    REQUIRE(semfp::estimated_jaccard(in_short_view, in_token_view) == 0.0);
 }
 
 TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays defined", "[core][sketch]") {
@@ -325,12 +339,12 @@ std::vector<std::uint64_t> lead_byte_bigrams(std::string_view text) {
         for (std::size_t k = 1; k < n; ++k)
             if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) n = 1;
         const std::string_view cur = text.substr(i, n);
-        if (chars != 0) out.push_back(semfp::MinHashSketcher::feature_hash(std::string(prev) + std::string(cur)));
+        if (chars != 0) out.push_back(semfp::MinHashSketcher::bigram_hash(std::string(prev) + std::string(cur)));
         prev = cur;
         ++chars;
         i += n;
     }
-    if (chars == 1) out.push_back(semfp::MinHashSketcher::feature_hash(prev));
+    if (chars == 1) out.push_back(semfp::MinHashSketcher::bigram_hash(prev));
     return out;
 }
 
@@ -373,7 +387,7 @@ TEST_CASE("MinHashSketcher::for_each_text_bigram: valid UTF-8 split as before th
 }
 
 TEST_CASE("MinHashSketcher::for_each_text_bigram: malformed bytes are one-byte characters", "[core][sketch]") {
-    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::feature_hash(f); };
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::bigram_hash(f); };
     using H = std::vector<std::uint64_t>;
     using namespace std::string_view_literals;
     // Sequences the lead-byte rule took whole but utf8_decode rejects: each byte is a character,
@@ -407,30 +421,5 @@ TEST_CASE("MinHashSketcher::for_each_text_bigram: malformed bytes are one-byte c
             i += space ? 1 : n;
         }
         REQUIRE(text_bigrams(text).size() == (chars <= 1 ? chars : chars - 1));
-    }
-}
-
-TEST_CASE("MinHashSketcher::feature_hash_padded equals feature_hash, feature_key_padded its top half",
-          "[core][sketch]") {
-    std::mt19937_64 rng(11);
-    std::string buf;
-    for (int round = 0; round < 20000; ++round) {
-        const std::size_t n = rng() % 20;
-        buf.assign(n + 8, '\0');  // readable bytes up to p + 8, as in the fused pass's buffer
-        for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<char>(rng());
-        const std::uint64_t h = semfp::MinHashSketcher::feature_hash(std::string_view(buf.data(), n));
-        REQUIRE(semfp::MinHashSketcher::feature_hash_padded(buf.data(), n) == h);
-        REQUIRE(semfp::MinHashSketcher::feature_key_padded(buf.data(), n) == h >> 32);
-    }
-}
-
-TEST_CASE("sketch_fmix64_top is the top half of fmix64", "[core][sketch]") {
-    // fmix64 without its last step keeps the top 32 bits, for any input.
-    STATIC_REQUIRE(semfp::detail::sketch_fmix64_top(0) == semfp::detail::fmix64(0) >> 32);
-    STATIC_REQUIRE(semfp::detail::sketch_fmix64_top(~std::uint64_t{0}) == semfp::detail::fmix64(~std::uint64_t{0}) >> 32);
-    std::mt19937_64 rng(12);
-    for (int round = 0; round < 100000; ++round) {
-        const std::uint64_t k = rng() >> (rng() % 64);
-        REQUIRE(semfp::detail::sketch_fmix64_top(k) == semfp::detail::fmix64(k) >> 32);
     }
 }
