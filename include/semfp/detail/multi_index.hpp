@@ -329,8 +329,14 @@ private:
     }
 
     /// The plan for radius `k`: the kept one, else built into `scratch` (and kept).
+    /// (Every query of a batch loop asks for its plan up to three times: the kept plan is
+    /// returned inline, the first build is out of line.)
     const query_plan& plan_for(unsigned k, query_plan& scratch) const noexcept {
-        if (const query_plan* p = m_plans.find(k)) return *p;
+        if (const query_plan* p = m_plans.find(k)) [[likely]]
+            return *p;
+        return build_and_keep(k, scratch);
+    }
+    [[gnu::noinline]] const query_plan& build_and_keep(unsigned k, query_plan& scratch) const noexcept {
         build_plan(k, scratch);
         m_plans.publish(k, scratch);
         return scratch;
