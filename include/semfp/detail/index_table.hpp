@@ -96,6 +96,29 @@ template <std::size_t Words>
     return n;
 }
 
+/// The 16 bits of `x` starting at bit `p` (counted from the most significant, cyclically).
+template <std::size_t Words>
+[[nodiscard]] constexpr std::uint16_t window_at(const key_t<Words>& x, unsigned p) noexcept {
+    return static_cast<std::uint16_t>(rotate_left<Words>(x, p)[0] >> 48);
+}
+
+/// A key that is `v` at bits [p, p + 16) and zero elsewhere.
+template <std::size_t Words>
+[[nodiscard]] constexpr key_t<Words> window_key(std::uint16_t v, unsigned p) noexcept {
+    key_t<Words> y{};
+    y[0] = static_cast<std::uint64_t>(v) << 48;
+    return p == 0 ? y : rotate_left<Words>(y, static_cast<unsigned>(Words * 64) - p);
+}
+
+/// Number of bits set in `(a ^ b) & mask`.
+template <std::size_t Words>
+[[nodiscard]] constexpr unsigned masked_distance(const key_t<Words>& a, const key_t<Words>& b,
+                                                 const key_t<Words>& mask) noexcept {
+    unsigned n = 0;
+    for (std::size_t i = 0; i < Words; ++i) n += popcount64((a[i] ^ b[i]) & mask[i]);
+    return n;
+}
+
 /// Width of the lane-filter kernel; lane runs are padded to a multiple of it.
 inline constexpr std::size_t lane_chunk = 16;
 

@@ -59,9 +59,10 @@
 #include <semfp/error.hpp>
 #include <semfp/detail/index_table.hpp>
 #include <semfp/detail/packed_table.hpp>
+#include <semfp/detail/plan_cache.hpp>
 
+#include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -71,29 +72,6 @@
 namespace semfp {
 inline namespace v0 {
 namespace detail {
-
-/// The 16 bits of `x` starting at bit `p` (counted from the most significant, cyclically).
-template <std::size_t Words>
-[[nodiscard]] constexpr std::uint16_t window_at(const key_t<Words>& x, unsigned p) noexcept {
-    return static_cast<std::uint16_t>(rotate_left<Words>(x, p)[0] >> 48);
-}
-
-/// A key that is `v` at bits [p, p + 16) and zero elsewhere.
-template <std::size_t Words>
-[[nodiscard]] constexpr key_t<Words> window_key(std::uint16_t v, unsigned p) noexcept {
-    key_t<Words> y{};
-    y[0] = static_cast<std::uint64_t>(v) << 48;
-    return p == 0 ? y : rotate_left<Words>(y, static_cast<unsigned>(Words * 64) - p);
-}
-
-/// Number of bits set in `(a ^ b) & mask`.
-template <std::size_t Words>
-[[nodiscard]] constexpr unsigned masked_distance(const key_t<Words>& a, const key_t<Words>& b,
-                                                 const key_t<Words>& mask) noexcept {
-    unsigned n = 0;
-    for (std::size_t i = 0; i < Words; ++i) n += popcount64((a[i] ^ b[i]) & mask[i]);
-    return n;
-}
 
 template <std::size_t Bits>
 class multi_index {
@@ -160,6 +138,12 @@ public:
             l.primary_lane_known = covers(l.known, w);
             for (std::size_t i = 0; i < words; ++i) l.known_block[i] = l.block_mask[i] & l.known[i];
         }
+        m_max_shared = 0;
+        for (unsigned t = 1; t < m_layouts.size(); ++t) {
+            unsigned known = 0;
+            for (std::size_t i = 0; i < words; ++i) known += popcount64(m_layouts[t].known[i]);
+            m_max_shared = std::max(m_max_shared, static_cast<unsigned>(Bits) - known);
+        }
         // Query plans are built on first use, one radius at a time (see plan_for): every
         // radius the width allows has one, not only those up to max_k (which chose the layout).
     }
@@ -193,15 +177,48 @@ public:
             with_table(t, [&](auto& table) { table.reserve_for(window_at<words>(fp, m_layouts[t].bucket)); });
     }
 
-    /// Inserts (fp, value) after `reserve_for(fp)`; never allocates.
-    void insert(const key_type& fp, std::uint32_t value) noexcept {
+    /// What a query for a key saw of the key's own partial keys, for its insert: secondary
+    /// tables hold each partial key once, so an insert looks each one up (three radius-0 lane
+    /// scans, about 7 % of the instructions of a Single-Pass run). A query step whose own
+    /// bucket holds every entry that agrees with the key on table t's known bits (see
+    /// `build_plan`) answers that lookup as a by-product: bit t of `known` says it did, bit t
+    /// of `present` that such an entry was there.
+    struct insert_hint {
+        std::uint32_t known = 0;
+        std::uint32_t present = 0;
+    };
+
+    /// True if secondary table `t` holds the partial key of `fp` (tests).
+    [[nodiscard]] bool holds_partial_key(unsigned t, const key_type& fp) const noexcept {
+        std::uint16_t u[packed_max_units]{};
+        const std::uint16_t w = split(fp, t, u);
+        return m_secondary[t - 1].contains(w, u);
+    }
+
+    /// Two keys that share a partial key are at most this far apart (the bits some secondary
+    /// table does not know): `note_inserted` can only change a hint within it.
+    [[nodiscard]] unsigned max_shared_distance() const noexcept { return m_max_shared; }
+
+    /// Updates `hint` (of key `fp`) after `other` was inserted: a partial key they share is now
+    /// held.
+    void note_inserted(insert_hint& hint, const key_type& fp, const key_type& other) const noexcept {
+        for (unsigned t = 1; t < m_layouts.size(); ++t)
+            if (masked_distance<words>(fp, other, m_layouts[t].known) == 0) hint.present |= std::uint32_t{1} << t;
+    }
+
+    /// Inserts (fp, value) after `reserve_for(fp)`; never allocates. `hint`: from a query for
+    /// `fp` (`for_each_within_until`), updated with `note_inserted` for every entry inserted
+    /// since; null: the partial keys are looked up here.
+    void insert(const key_type& fp, std::uint32_t value, const insert_hint* hint = nullptr) noexcept {
         std::uint16_t u[packed_max_units]{};
         const std::uint16_t w0 = split(fp, 0, u);
         m_primary.insert(w0, u, value);
         for (unsigned t = 1; t < m_layouts.size(); ++t) {
             const std::uint16_t w = split(fp, t, u);
             auto& table = m_secondary[t - 1];
-            if (!table.contains(w, u)) table.insert(w, u, 0);
+            const bool present =
+                hint != nullptr && (hint->known >> t & 1u) != 0 ? (hint->present >> t & 1u) != 0 : table.contains(w, u);
+            if (!present) table.insert(w, u, 0);
         }
     }
 
@@ -263,8 +280,10 @@ public:
     /// if `done` returns true nothing more is reported. A nearest-neighbour search stops once
     /// its best distance is below `bound`: no later entry can match or tie it. `prefetched`:
     /// a batch loop has issued `prefetch_directories` and `prefetch_buckets` for `q` itself.
+    /// `hint` (optional): filled for `insert(q, ..., hint)`.
     template <class F, class Done>
-    void for_each_within_until(const key_type& q, unsigned k, F&& f, Done&& done, bool prefetched) const {
+    void for_each_within_until(const key_type& q, unsigned k, F&& f, Done&& done, bool prefetched,
+                               insert_hint* hint = nullptr) const {
         query_plan scratch;
         const query_plan& p = plan_for(k, scratch);
         if (!prefetched) {
@@ -272,7 +291,8 @@ public:
             prefetch_directories(q, p);
             prefetch_buckets(q, p);
         }
-        run_plan(q, k, p, std::forward<F>(f), done);
+        if (hint != nullptr) *hint = insert_hint{};
+        run_plan(q, k, p, std::forward<F>(f), done, hint);
     }
 
     void clear() noexcept {
@@ -286,53 +306,13 @@ private:
         std::array<plan_step, max_plan_steps> steps;
         std::array<unsigned, max_plan_steps> lane_skips;   // per step: lanes already reported
         std::array<unsigned, max_plan_steps> lane_floors;  // per step: distance outside bucket and lane
+        std::array<std::uint32_t, max_plan_steps> hint_tables;  // per step: see insert_hint
         std::size_t count;
         double probes;  // buckets a query scans
     };
 
-    /// Plans built so far, one slot per radius. A slot is written once, by the thread that
-    /// claims it, and read only after it is published (release / acquire), so concurrent const
-    /// queries may build and share plans; a query that finds its slot claimed but not yet
-    /// published builds the same plan on its own stack. Copies keep the published plans.
-    class plan_cache {
-    public:
-        static constexpr std::size_t radii = max_radius_limit<Bits> + 1;
-        plan_cache() = default;
-        plan_cache(const plan_cache& o) noexcept { copy_from(o); }
-        plan_cache& operator=(const plan_cache& o) noexcept {
-            if (this != &o) copy_from(o);
-            return *this;
-        }
-        ~plan_cache() = default;
-        [[nodiscard]] const query_plan* find(unsigned k) const noexcept {
-            return m_state[k].load(std::memory_order_acquire) == ready ? &m_plans[k] : nullptr;
-        }
-        void publish(unsigned k, const query_plan& p) noexcept {
-            unsigned char expected = empty;
-            if (!m_state[k].compare_exchange_strong(expected, claimed, std::memory_order_acquire,
-                                                    std::memory_order_relaxed))
-                return;
-            m_plans[k] = p;
-            m_state[k].store(ready, std::memory_order_release);
-        }
-
-    private:
-        static constexpr unsigned char empty = 0;
-        static constexpr unsigned char claimed = 1;
-        static constexpr unsigned char ready = 2;
-        void copy_from(const plan_cache& o) noexcept {
-            for (std::size_t k = 0; k < radii; ++k) {
-                if (o.m_state[k].load(std::memory_order_acquire) == ready) {
-                    m_plans[k] = o.m_plans[k];
-                    m_state[k].store(ready, std::memory_order_release);
-                } else {
-                    m_state[k].store(empty, std::memory_order_relaxed);
-                }
-            }
-        }
-        std::array<std::atomic<unsigned char>, radii> m_state{};
-        std::array<query_plan, radii> m_plans;
-    };
+    /// Plans built so far, one slot per radius (see `plan_cache`).
+    using plan_store = plan_cache<query_plan, max_radius_limit<Bits> + 1>;
 
     /// The hints of plan `p` (none for a plan the query fetches in batches).
     void prefetch_directories(const key_type& q, const query_plan& p) const noexcept {
@@ -349,8 +329,14 @@ private:
     }
 
     /// The plan for radius `k`: the kept one, else built into `scratch` (and kept).
+    /// (Every query of a batch loop asks for its plan up to three times: the kept plan is
+    /// returned inline, the first build is out of line.)
     const query_plan& plan_for(unsigned k, query_plan& scratch) const noexcept {
-        if (const query_plan* p = m_plans.find(k)) return *p;
+        if (const query_plan* p = m_plans.find(k)) [[likely]]
+            return *p;
+        return build_and_keep(k, scratch);
+    }
+    [[gnu::noinline]] const query_plan& build_and_keep(unsigned k, query_plan& scratch) const noexcept {
         build_plan(k, scratch);
         m_plans.publish(k, scratch);
         return scratch;
@@ -378,6 +364,17 @@ private:
             }
             out.lane_skips[s] = skip;
             out.lane_floors[s] = floor;
+            // Tables t whose partial key of q the step's own bucket (the probe of q's bucket
+            // window) settles: every entry that agrees with q on t's known bits lies in it and
+            // passes the lane filter (those bits include the bucket and lane windows, and no
+            // lane is skipped), and the step's entries know those bits.
+            std::uint32_t tables = 0;
+            key_type own{};
+            add_window(own, l.bucket);
+            add_window(own, l.pos[0]);
+            for (unsigned t = 1; t < m_layouts.size() && skip == no_lane_skip; ++t)
+                if (covers(m_layouts[t].known, own) && covers(l.known, m_layouts[t].known)) tables |= std::uint32_t{1} << t;
+            out.hint_tables[s] = tables;
             out.probes += ball_size(16, plan.steps[s].radius);
         }
     }
@@ -390,7 +387,7 @@ private:
     /// Runs plan `p` (for radius `k`) for query `q`; stops before a step if `done(bound)` (see
     /// `for_each_within_until`).
     template <class F, class Done>
-    void run_plan(const key_type& q, unsigned k, const query_plan& p, F&& f, Done&& done) const {
+    void run_plan(const key_type& q, unsigned k, const query_plan& p, F&& f, Done&& done, insert_hint* hint) const {
         const auto& plan = p.steps;
         const auto& lane_skip = p.lane_skips;
         const auto& lane_floor = p.lane_floors;
@@ -417,15 +414,30 @@ private:
             const unsigned floor = lane_floor[s];
             const unsigned skip = lane_skip[s];
             if (floor > k) continue;
+            const std::uint32_t hint_tables = hint != nullptr ? p.hint_tables[s] : 0;
+            // An entry of q's own bucket: does it carry q's partial key of a table it settles?
+            auto note = [&](const key_type& key) {
+                for (std::uint32_t m = hint_tables; m != 0; m &= m - 1) {
+                    const auto t2 = static_cast<unsigned>(std::countr_zero(m));
+                    if (masked_distance<words>(key, q, m_layouts[t2].known) == 0) hint->present |= std::uint32_t{1} << t2;
+                }
+            };
             auto probe = [&](std::uint16_t w, unsigned lane_k) {
+                const bool own = hint_tables != 0 && w == qw;
+                if (own) hint->known |= hint_tables;
                 if (t == 0) {
                     m_primary.scan(w, qlane, lane_k,
-                                   [&](const std::uint16_t* u, std::uint32_t value) { report(compose(0, w, u), value); },
+                                   [&](const std::uint16_t* u, std::uint32_t value) {
+                                       const key_type full = compose(0, w, u);
+                                       if (own) note(full);
+                                       report(full, value);
+                                   },
                                    skip);
                     return;
                 }
                 m_secondary[t - 1].scan(w, qlane, lane_k, [&](const std::uint16_t* u, std::uint32_t) {
                     const key_type key = compose(t, w, u);
+                    if (own) note(key);
                     // Rule the partial key out on its known bits before resolving it.
                     if (masked_distance<words>(key, q, l.known) > k) return;
                     if (masked_distance<words>(key, q, l.known_block) > r) return;
@@ -575,12 +587,13 @@ private:
     }
 
     unsigned m_max_k;
+    unsigned m_max_shared = 0;  // see max_shared_distance
     std::vector<index_block> m_blocks;
     std::vector<layout> m_layouts;
     packed_table<static_cast<unsigned>(Bits / 16 - 1), true> m_primary;  // table 0
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
-    mutable plan_cache m_plans;  // query plans by radius, built on first use
+    mutable plan_store m_plans;  // query plans by radius, built on first use
 };
 
 }  // namespace detail

@@ -414,13 +414,16 @@ private:
                     if (j < 8) t.sub[t.dir[2 * nbk] + to] = low[i];
                 }
         }
-        // Zero what no entry fills, so that every unit the lane filter may read is defined.
+        // Zero what no entry fills and the lane filter may read: the lanes, and the first
+        // `lane_chunk` units after them (a chunk of lanes may run past the last lane). The
+        // other units of the remaining empty slots are written before anything reads them.
         for (std::size_t b = 0; b < nb; ++b) {
             const std::size_t c = t.dir[2 * b + 1];
             const std::size_t tcap = bucket_cap(t, b);
             std::uint16_t* to = region(t, b);
             std::fill(to + c, to + tcap, std::uint16_t{0});
-            std::fill(to + tcap + c * rest, to + tcap * stride, std::uint16_t{0});
+            const std::size_t tail = std::min<std::size_t>(lane_chunk, tcap * rest);
+            if (c * rest < tail) std::fill(to + tcap + c * rest, to + tcap + tail, std::uint16_t{0});
             if (j < 8) std::fill(t.sub + t.dir[2 * b] + c, t.sub + t.dir[2 * b + 2], std::uint8_t{0});
         }
         std::fill_n(t.data + cap * stride, lane_chunk, std::uint16_t{0});

@@ -136,6 +136,7 @@ public:
             auto at = [&](std::size_t i) -> const fingerprint_type& { return first[static_cast<std::ptrdiff_t>(i)]; };
             const unsigned k = m_options.threshold;
             std::array<nearest_result, lag + 1> found{};  // lookups not yet committed
+            std::array<insert_hint, lag + 1> hints{};  // their partial keys (see multi_index::insert_hint)
             // Items indexed by the last `lag` commits: (fingerprint position, item).
             std::array<std::pair<std::size_t, std::uint32_t>, lag> recent{};
             std::size_t recent_count = 0;
@@ -143,7 +144,7 @@ public:
                 if (i + far < n) m_index.prefetch_directories(at(i + far).data(), k);
                 if (i + near < n) m_index.prefetch_buckets(at(i + near).data(), k);
                 if (i < n) {
-                    const nearest_result r = nearest(at(i), i >= near);
+                    const nearest_result r = nearest(at(i), i >= near, &hints[i % (lag + 1)]);
                     found[i % (lag + 1)] = r;
                     prefetch_commit(at(i), r);
                 }
@@ -153,14 +154,16 @@ public:
                 // Complete the lookup with the items indexed after it (all later than any
                 // item the index returned, so they win only when strictly nearer).
                 nearest_result r = found[c % (lag + 1)];
+                insert_hint& hint = hints[c % (lag + 1)];
                 for (std::size_t x = recent_count > lag ? recent_count - lag : 0; x < recent_count; ++x) {
                     const auto& [pos, item] = recent[x % lag];
                     if (pos + lag < c) continue;
                     const unsigned d = distance(at(pos), at(c));
                     if (d <= k && (r.distance == none_distance || d < r.distance)) r = {d, item};
+                    if (d <= m_index.max_shared_distance()) m_index.note_inserted(hint, at(c).data(), at(pos).data());
                 }
                 const std::size_t before = m_index.size();
-                (void)commit(at(c), first_id + c, r);
+                (void)commit(at(c), first_id + c, r, &hint);
                 if (m_index.size() != before) recent[recent_count++ % lag] = {c, static_cast<std::uint32_t>(size() - 1)};
             }
         } else {
@@ -320,6 +323,8 @@ private:
 
     /// Nearest indexed item within the threshold (ties: the smallest item, which is the
     /// earliest); `distance == none_distance` if there is none.
+    using insert_hint = typename detail::multi_index<Bits>::insert_hint;
+
     struct nearest_result {
         unsigned distance = none_distance;
         std::uint32_t item = 0;
@@ -328,7 +333,9 @@ private:
     /// (`prefetched`: the caller has issued the index's prefetch hints for `fp`.) The search
     /// stops once no entry left can be nearer or as near (`for_each_within_until`): a near copy
     /// found by the first table skips the others.
-    [[nodiscard]] nearest_result nearest(const fingerprint_type& fp, bool prefetched = false) const {
+    /// `hint`: filled for `commit` (see `multi_index::insert_hint`).
+    [[nodiscard]] nearest_result nearest(const fingerprint_type& fp, bool prefetched = false,
+                                         insert_hint* hint = nullptr) const {
         nearest_result best;
         auto keep = [&](std::uint32_t it, unsigned d) noexcept {
             if (d < best.distance || (d == best.distance && it < best.item)) best = {d, it};
@@ -336,7 +343,7 @@ private:
         // Every entry not reported yet is at distance `bound` or more: it cannot beat or tie a
         // best distance below that (none_distance is never below it).
         auto done = [&](unsigned bound) noexcept { return best.distance < bound; };
-        m_index.for_each_within_until(fp.data(), m_options.threshold, keep, done, prefetched);
+        m_index.for_each_within_until(fp.data(), m_options.threshold, keep, done, prefetched, hint);
         return best;
     }
 
@@ -373,7 +380,17 @@ private:
 
     /// Adds `fp` under `id` given its nearest indexed item `r` (see `add`); returns the item
     /// of its cluster's centre.
-    std::uint32_t commit(const fingerprint_type& fp, std::uint64_t id, const nearest_result& r) {
+    /// True if an item whose nearest indexed item is `r` is indexed itself. In members mode an
+    /// exact copy of an indexed member adds nothing to the index: any later query finds the
+    /// earlier copy at the same distance, and it wins the tie.
+    [[nodiscard]] bool will_index(const nearest_result& r) const noexcept {
+        return r.distance == none_distance || (m_options.match == match_policy::members && r.distance != 0);
+    }
+
+    /// `hint`: what the lookup of `fp` saw of its partial keys, updated for the items indexed
+    /// since (null: the insert looks them up).
+    std::uint32_t commit(const fingerprint_type& fp, std::uint64_t id, const nearest_result& r,
+                         const insert_hint* hint = nullptr) {
         if (m_item_id.size() >= 0xFFFFFFFEu) detail::throw_invalid_argument("semfp::SinglePassClusterer: too many items");
         const auto item = static_cast<std::uint32_t>(m_item_id.size());
         const bool in_order = m_ids_ascending && (item == 0 || id > m_item_id[item - 1]);
@@ -381,9 +398,7 @@ private:
             detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
 
         const bool is_new = r.distance == none_distance;
-        // In members mode an exact copy of an indexed member adds nothing to the index: any
-        // later query finds the earlier copy at the same distance, and it wins the tie.
-        const bool index_it = is_new || (m_options.match == match_policy::members && r.distance != 0);
+        const bool index_it = will_index(r);
 
         // 1. Allocate everything that can fail.
         m_item_id.reserve_for(id);
@@ -411,7 +426,7 @@ private:
             }
             m_ids.insert(id, item);
         }
-        if (index_it) m_index.insert(fp.data(), item);
+        if (index_it) m_index.insert(fp.data(), item, hint);
         return centre;
     }
 

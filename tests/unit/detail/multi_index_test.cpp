@@ -188,3 +188,82 @@ TEST_CASE("multi_index plans: every radius of every layout is a valid pigeonhole
     for (unsigned blocks = 2; blocks <= 8; ++blocks)
         check_layout(semfp::detail::multi_index<128>(7, blocks), semfp::detail::max_radius_limit<128>);
 }
+
+namespace {
+
+/// Keys that share a partial key of some secondary table with an earlier key: a copy with one
+/// 16-bit window replaced (every secondary table of the 64-bit layout misses one window).
+std::uint64_t sharing_key(std::mt19937_64& rng, const std::vector<std::uint64_t>& keys) {
+    if (keys.empty() || rng() % 3 != 0) return planted_key(rng, keys);
+    const unsigned shift = 16 * static_cast<unsigned>(rng() % 4);
+    const std::uint64_t window = std::uint64_t{0xFFFF} << shift;
+    return (keys[rng() % keys.size()] & ~window) | (rng() & window);
+}
+
+}  // namespace
+
+TEST_CASE("multi_index insert hints from queries agree with the secondary tables", "[detail][index]") {
+    // A query notes, for the tables its own buckets settle, whether the key's partial key is
+    // held; an insert with the hint skips its own lookups. Every hint is checked against the
+    // tables, and an index filled with hints must equal one filled without.
+    for (const unsigned k : {0u, 3u, 5u, 7u}) {
+        semfp::detail::multi_index<64> hinted(3);
+        semfp::detail::multi_index<64> plain(3);
+        std::mt19937_64 rng(41 + k);
+        std::vector<std::uint64_t> keys;
+        std::size_t settled = 0;  // table lookups a hint answered
+        std::size_t held = 0;     // ... that found the partial key held
+        while (keys.size() < 12000) {
+            const std::uint64_t x = sharing_key(rng, keys);
+            semfp::detail::multi_index<64>::insert_hint hint;
+            hinted.for_each_within_until(
+                {x}, k, [](std::uint32_t, unsigned) {}, [](unsigned) { return false; }, keys.size() % 2 == 0, &hint);
+            for (unsigned t = 1; t < 4; ++t) {
+                if ((hint.known >> t & 1u) == 0) continue;
+                ++settled;
+                const bool present = (hint.present >> t & 1u) != 0;
+                held += present;
+                REQUIRE(present == hinted.holds_partial_key(t, {x}));
+            }
+            hinted.reserve_for({x});
+            hinted.insert({x}, static_cast<std::uint32_t>(keys.size()), &hint);
+            plain.reserve_for({x});
+            plain.insert({x}, static_cast<std::uint32_t>(keys.size()));
+            keys.push_back(x);
+        }
+        // At radius 3 the four exact probes settle all three tables for every key.
+        if (k == 3) CHECK(settled == 3 * keys.size());
+        CHECK(settled > keys.size());
+        CHECK(held > 100);
+        CHECK(hinted.memory_bytes() == plain.memory_bytes());
+        for (unsigned t = 1; t < 4; ++t)
+            for (std::size_t i = 0; i < keys.size(); i += 7) REQUIRE(hinted.holds_partial_key(t, {keys[i]}));
+        for (int q = 0; q < 200; ++q) {
+            std::uint64_t x = keys[rng() % keys.size()];
+            for (std::uint64_t f = rng() % 5; f > 0; --f) x ^= std::uint64_t{1} << (rng() % 64);
+            REQUIRE(within(hinted, x, 5) == brute(keys, x, 5));
+            REQUIRE(within(hinted, x, 5) == within(plain, x, 5));
+        }
+    }
+}
+
+TEST_CASE("multi_index note_inserted marks exactly the partial keys two keys share", "[detail][index]") {
+    semfp::detail::multi_index<64> index(3);
+    CHECK(index.max_shared_distance() == 16);
+    std::mt19937_64 rng(43);
+    for (int i = 0; i < 2000; ++i) {
+        const std::uint64_t a = rng();
+        std::uint64_t b = a;
+        const unsigned shift = 16 * static_cast<unsigned>(rng() % 4);
+        if (i % 2 == 0) b ^= (rng() & 0xFFFF) << shift;
+        else b = rng();
+        // An index holding only `b`: which partial keys of `a` does it hold?
+        semfp::detail::multi_index<64> one(3);
+        one.reserve_for({b});
+        one.insert({b}, 0);
+        semfp::detail::multi_index<64>::insert_hint hint;
+        index.note_inserted(hint, {a}, {b});
+        for (unsigned t = 1; t < 4; ++t) REQUIRE(((hint.present >> t & 1u) != 0) == one.holds_partial_key(t, {a}));
+        if (std::popcount(a ^ b) > static_cast<int>(index.max_shared_distance())) REQUIRE(hint.present == 0);
+    }
+}
