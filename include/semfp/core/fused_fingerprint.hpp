@@ -484,7 +484,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         constexpr bool split = fused_split_mix<Bits, Hash>;
         // The feature's bits, and with a sink the sketch's hash of the token, handed over at
         // once (in text order).
-        auto hash = [&sink](const char* p, std::size_t n) noexcept {
+        auto hash = [&](const char* p, std::size_t n) noexcept {
             if constexpr (feed) {
                 const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
                 sink(h.token_hash);

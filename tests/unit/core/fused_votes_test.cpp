@@ -112,7 +112,7 @@ std::vector<std::string> phrase_texts() {
 TEST_CASE("Fused votes: carry-save blocks give Simhash's fingerprint", "[fused]") {
     std::mt19937_64 rng(20261124);
     // Around the block size, the batch size and the 4,095 features the planes hold.
-    for (const std::size_t n : {0, 1, 2, 15, 16, 17, 31, 32, 127, 128, 129, 255, 256, 4079, 4080, 4094, 4095, 4096,
+    for (const std::size_t n : std::initializer_list<std::size_t>{0, 1, 2, 15, 16, 17, 31, 32, 127, 128, 129, 255, 256, 4079, 4080, 4094, 4095, 4096,
                                 4097, 4111, 8190, 8191, 12000}) {
         check_votes<64>(rng, n);
         check_votes<128>(rng, n);
@@ -131,7 +131,7 @@ TEST_CASE("Fused pass: long texts (many vote blocks and flushes) match the refer
     semfp::fingerprint_scratch a, b;
     const semfp::DefaultFingerprinter<64> fp64{};
     const semfp::DefaultFingerprinter<128> fp128{};
-    for (const std::size_t units : {3000, 9000, 30000}) {
+    for (const std::size_t units : std::initializer_list<std::size_t>{3000, 9000, 30000}) {
         std::string s;
         for (std::size_t k = 0; k < units; ++k) s += pieces[rng() % std::size(pieces)];
         INFO(s.size() << " bytes");

@@ -59,7 +59,7 @@ TEST_CASE("SDBM is the paper's recurrence, 64 and 128 bits", "[hash]") {
     CHECK(semfp::Sdbm::hash128("\xe4\xb8\xad\xe6\x96\x87") == semfp::hash128_t{0xecf7bbbb745e093eull, 0xe519ceull});
     // h = c + 65599 h (mod 2^64) for a longer input
     std::uint64_t h = 0;
-    for (unsigned char c : std::string_view("semantic fingerprint")) h = c + 65599u * h;
+    for (const char ch : std::string_view("semantic fingerprint")) h = static_cast<unsigned char>(ch) + 65599u * h;
     CHECK(semfp::Sdbm::hash64("semantic fingerprint") == h);
     CHECK(semfp::Sdbm::hash128("semantic fingerprint").lo == h);
 }

@@ -35,7 +35,7 @@ std::vector<std::uint64_t> one_pass(std::string_view text, const semfp::period_o
 
 std::vector<semfp::period_options> option_sets() {
     std::vector<semfp::period_options> sets;
-    for (const std::size_t length : {1, 3, 8, 64}) {
+    for (const std::size_t length : {std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{64}}) {
         semfp::period_options o;
         o.length = length;
         sets.push_back(o);
