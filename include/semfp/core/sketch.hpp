@@ -335,6 +335,7 @@ public:
     template <class F>
     static constexpr void for_each_text_bigram(std::string_view text, F&& f) noexcept {
         std::size_t prev = 0, prev_len = 0, chars = 0;
+        std::uint64_t prev_bits = 0;
         for (std::size_t i = 0; i < text.size();) {
             const auto u = static_cast<unsigned char>(text[i]);
             if (u == ' ' || (u >= 0x09 && u <= 0x0D)) {
@@ -345,18 +346,13 @@ public:
             // does not start one (malformed, overlong, surrogate, cut by the end) is one
             // character of its own.
             const std::size_t n = u < 0x80 ? 1 : detail::utf8_decode(text, i).length;
-            if (chars != 0) {
-                if (prev + prev_len == i) {
-                    f(token_hash(text.substr(prev, prev_len + n)));
-                } else {
-                    // White space between the two characters: hash their bytes joined (at most
-                    // 4 + 4), as the bigram token of the joined text would be hashed.
-                    char pair[8]{};
-                    for (std::size_t k = 0; k < prev_len; ++k) pair[k] = text[prev + k];
-                    for (std::size_t k = 0; k < n; ++k) pair[prev_len + k] = text[i + k];
-                    f(token_hash(std::string_view(pair, prev_len + n)));
-                }
-            }
+            // The pair's bytes packed little-endian (at most 4 + 4): MurmurHash3's tail path on
+            // them is `token_hash` of the joined bytes, without a copy or the byte loop.
+            std::uint64_t cur = 0;
+            for (std::size_t k = 0; k < n; ++k)
+                cur |= std::uint64_t{static_cast<unsigned char>(text[i + k])} << (8 * k);
+            if (chars != 0) f(packed_hash(prev_bits | (cur << (8 * prev_len)), prev_len + n));
+            prev_bits = cur;
             prev = i;
             prev_len = n;
             ++chars;
@@ -405,6 +401,12 @@ public:
     }
 
 private:
+    // `token_hash` of 1 to 8 bytes packed little-endian in `k1` (MurmurHash3 x64_128 with seed 0
+    // and no full block: only the tail lane k1, then the finalization).
+    [[nodiscard]] static constexpr std::uint64_t packed_hash(std::uint64_t k1, std::size_t len) noexcept {
+        return detail::murmur3_finish(detail::murmur3_mix_k1(k1), 0, len).hi;
+    }
+
     // MinHash minima and the exact set while it has at most 32 hashes.
     struct view {
         detail::sketch_minima min = detail::sketch_filled();
