@@ -263,7 +263,7 @@ void radius_sweep(const std::vector<pair_row>& pairs, const std::vector<semfp::S
     auto found = [&](std::size_t i, unsigned r) { return v[i].found_any_radius && v[i].d <= r; };
     char buf[640];
     std::snprintf(buf, sizeof buf,
-                  "### %zu bits: the rule's radius (banded stage, default layout; thresholds %.2f, short %.2f)\n\n"
+                  "### %zu bits: the rule's radius (banded stage, default layout; thresholds %.3f, short %.3f)\n\n"
                   "Eligible on the tuning half: zero false positives (plain and same-site) and a margin >= %.3f "
                   "between the threshold and the largest negative estimate within the radius. Chosen: most "
                   "tuning positives found, ties to the smaller radius. Confirmation columns for information "
@@ -425,7 +425,7 @@ int main(int argc, char** argv) {
         }
         std::snprintf(buf, sizeof buf,
                       "\nLibrary default two_stage_rule::recommended<%zu>(): distance <= %u, or distance <= %u and "
-                      "similarity >= %.2f (short texts, fewer than %u tokens: always similarity >= %.2f). Recall per "
+                      "similarity >= %.3f (short texts, fewer than %u tokens: always similarity >= %.3f). Recall per "
                       "kind:\n\n",
                       Bits, lib.accept_distance, lib.radius, lib.min_similarity, lib.short_features, lib.short_similarity);
         emit(buf);

@@ -164,7 +164,8 @@ int parse_and_run(int argc, char** argv) {
         ->transform(names_of(link_names));
     dd_app->add_option("--verify", dd.verify,
                        "simhash: sketch (default; two stages: also pairs within 32 bits of 64, 40 of 128, whose "
-                       "MinHash sketch similarity is >= 0.645, 0.71 for short texts at any distance; only --hd is searched exactly, "
+                       "MinHash sketch similarity is >= 0.638 (0.653 at 128 bits), 0.71 for short texts at any "
+                       "distance; only --hd is searched exactly, "
                        "the rest are found through 20 bands of the sketch at a cost independent of the radius) or "
                        "none (Hamming distance <= --hd)")
         ->transform(names_of(verify_names));

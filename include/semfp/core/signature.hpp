@@ -11,7 +11,7 @@
 /// tokenization: the sketch hashes the tokens the Simhash votes with, by the high word of the
 /// MurmurHash3 digest the fingerprint's default hash policy computes for them anyway
 /// (`MinHashSketcher::token_hash`); in a short text it hashes the character bigrams of the
-/// normalized text instead (`MinHashSketcher::finish(normalized)`, `bigram_hash`).
+/// normalized text instead (`MinHashSketcher::finish(normalized)`, by the same hash of each bigram's bytes).
 ///
 /// Two radii. `radius` bounds the pairs the rule accepts; it is not the radius of a search.
 /// `TwoStageClusterer` (and the `semfp` tool's `--verify sketch`) finds its candidates beyond
@@ -72,12 +72,14 @@ struct two_stage_rule {
     /// Pairs this close are accepted without the sketch (searched exactly by `TwoStageClusterer`:
     /// at most `HammingIndex<Bits>::max_radius`).
     unsigned accept_distance = 5;
-    /// Smallest estimated Jaccard similarity of a verified pair. 0.645 (the 64-bit value;
-    /// `recommended<128>()` has 0.653): the largest negative estimate within the radius on the
-    /// tuning half plus 0.045, the estimate's standard-deviation bound. With the sketch's token
-    /// hash of format 5 that negative is 0.592 at 64 bits (the margin to 0.645 holds, the value
-    /// stays) and 0.608 at 128 (0.608 + 0.045 = 0.653; bench/results/two_stage.md).
-    double min_similarity = 0.645;
+    /// Smallest estimated Jaccard similarity of a verified pair. 0.638 (the 64-bit value;
+    /// `recommended<128>()` has 0.653), by one rule at both widths: the largest negative
+    /// estimate within the radius on the tuning half plus 0.045, the estimate's standard-
+    /// deviation bound, rounded up to 0.001. With the sketch hash of format 5 that negative is
+    /// 0.592 at 64 bits (151 / 255; 0.5922 + 0.045 -> 0.638) and 0.608 at 128 (155 / 255;
+    /// 0.6078 + 0.045 -> 0.653). A MinHash estimate is (2m - 1) / 255 for m agreeing bins of
+    /// 128, so 0.638 asks for 82 bins, 0.653 for 84 (bench/results/two_stage.md).
+    double min_similarity = 0.638;
     /// Texts with fewer tokens than this are short.
     std::uint32_t short_features = 30;
     /// Smallest similarity when either text is short (in the short view: the Jaccard similarity
@@ -109,18 +111,19 @@ struct two_stage_rule {
 
     /// The defaults for `Bits`-bit fingerprints (see the file comment for how they were chosen):
     /// accept distance `recommended_distance<Bits>`, radius 32 of 64 bits and 40 of 128,
-    /// `min_similarity` 0.645 of 64 bits and 0.653 of 128. The radius is the one that finds the
-    /// most pairs of the tuning half through the banded stage with no false positive and a
-    /// margin of at least 0.045 (the estimate's standard deviation bound) between
-    /// `min_similarity` and every negative within it (0.592 against 0.645 at 64 bits, 0.608
-    /// against 0.653 at 128); ties go to the smaller radius. On the confirmation half: zero
-    /// false positives, plain and same-site (bench/results/two_stage.md).
+    /// `min_similarity` 0.638 of 64 bits and 0.653 of 128 (the tuning half's largest negative
+    /// estimate within the radius + 0.045, rounded up to 0.001, at both widths). The radius is
+    /// the one that finds the most pairs of the tuning half through the banded stage with no
+    /// false positive and a margin of at least 0.045 (the estimate's standard deviation bound)
+    /// between `min_similarity` and every negative within it (0.592 against 0.638 at 64 bits,
+    /// 0.608 against 0.653 at 128); ties go to the smaller radius. On the confirmation half:
+    /// zero false positives, plain and same-site (bench/results/two_stage.md).
     template <std::size_t Bits>
     [[nodiscard]] static constexpr two_stage_rule recommended() noexcept {
         two_stage_rule r;
         r.radius = Bits == 64 ? 32u : 40u;
         r.accept_distance = recommended_distance<Bits>;
-        r.min_similarity = Bits == 64 ? 0.645 : 0.653;
+        r.min_similarity = Bits == 64 ? 0.638 : 0.653;
         return r;
     }
 

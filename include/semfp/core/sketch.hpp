@@ -39,19 +39,21 @@
 ///   Hoeffding's bound for independent bins it is more than 0.15 off with probability below
 ///   0.6 %. Measured against exact Jaccard in bench/results/two_stage.md.
 ///
-/// Feature hashes. The sketch keeps the top 32 bits of a 64-bit feature hash, and the two views
-/// of a text (`MinHashSketcher`) hash differently, as they hold different features:
-/// - a whole token (texts of at least 30 tokens) by the high word of its MurmurHash3 x64_128
-///   digest (`MinHashSketcher::token_hash`). With the default hash policy (`Mixed<Murmur3>`,
-///   or `Murmur3`) the fingerprint's feature hash comes from the same digest (its low word,
-///   mixed, at 64 bits; both words mixed together at 128), so the fused pass
+/// Feature hashes. The sketch keeps the top 32 bits of a 64-bit feature hash, the high word of
+/// the feature's MurmurHash3 x64_128 digest (`MinHashSketcher::token_hash`), in both views of a
+/// text (`MinHashSketcher`):
+/// - a whole token (texts of at least 30 tokens): with the default hash policy
+///   (`Mixed<Murmur3>`, or `Murmur3`) the fingerprint's feature hash comes from the same digest
+///   (its low word, mixed, at 64 bits; both words mixed together at 128), so the fused pass
 ///   (`SignatureFingerprinter`) gets the key of a token for free instead of hashing its bytes a
 ///   second time (the FNV-1a hash and finalizer used before cost about 0.2 of a fingerprint);
 ///   with another policy it computes the digest for the sketch alone. On 2 million random and
 ///   CJK tokens the key's bits agree with the Simhash's feature bits no more often than those
 ///   of an independent hash do (bench/results/two_stage.md);
-/// - a character bigram of a short text (`MinHashSketcher::for_each_text_bigram`) by FNV-1a and
-///   a 64-bit finalizer under a seed of its own (`MinHashSketcher::bigram_hash`), as before.
+/// - a character bigram of a short text (`MinHashSketcher::for_each_text_bigram`): the digest of
+///   its two characters' bytes, so a bigram equal to a whole token of a long text (a two-
+///   character word) is the same feature in both views, and a short text can match its variant
+///   of 30 tokens or more.
 /// Identical on every platform. `SignatureFingerprinter` sketches a text of at least 30 tokens
 /// by its whole tokens and a shorter one by the character bigrams of its normalized text
 /// (`MinHashSketcher::finish(normalized)`): a one-letter edit of a short title then changes two
@@ -297,14 +299,14 @@ private:
 /// a whole word, and punctuation and stopwords carry what tells two template lines apart (on the
 /// short-text set the bigrams of the text separate near-duplicates from the rest completely,
 /// the tokens do not; bench/results/two_stage.md). Long texts keep whole tokens, which tell
-/// apart English-heavy documents that share many letter pairs. The views hash differently (a
-/// token by `token_hash`, a bigram by `bigram_hash`): their features differ anyway (the long
-/// view's tokens are stopword-filtered and hold whole ASCII words; the short view's bigrams hold
-/// white space-free pairs across punctuation and stopwords), and the token hash is the one the
-/// fingerprint pass computes, which keeps the sketch of a long text nearly free. So a short text
-/// and a long one share no feature and never verify each other; the rule's short threshold
-/// compares pairs of short texts. `features()` of the sketch (the token count) tells which view
-/// it holds.
+/// apart English-heavy documents that share many letter pairs. Both views hash a feature's
+/// bytes by `token_hash`, the hash the fingerprint pass computes for a token anyway (which keeps
+/// the sketch of a long text nearly free), so a text bigram and an equal token (a two-character
+/// word) are one feature: a short text and a long one compare on the features they share (the
+/// long view's tokens are stopword-filtered and hold whole ASCII words, the short view's bigrams
+/// hold white space-free pairs across punctuation and stopwords, so such pairs share fewer
+/// features than two texts of one view). `features()` of the sketch (the token count) tells
+/// which view it holds; the rule uses the short threshold when either text is short.
 class MinHashSketcher {
 public:
     /// Texts with fewer tokens than this are sketched in the short view (`finish(normalized)`).
@@ -317,18 +319,12 @@ public:
         return Murmur3::hash128(token).hi;
     }
 
-    /// The hash of a feature of the short view (a character bigram, or a text's only character):
-    /// FNV-1a under a 64-bit finalizer and a seed of its own (the sketch keeps its top 32 bits).
-    [[nodiscard]] static constexpr std::uint64_t bigram_hash(std::string_view feature) noexcept {
-        return finish_bigram_hash(Fnv1a::hash64(feature));
-    }
-
     /// Adds one occurrence of `feature` to the whole-token view (as `add_token`; repeats do not
     /// change the set, only `features()`).
     constexpr void add(std::string_view feature) noexcept { add_token(feature); }
 
     /// Calls `f(h)` with the features of the short view of the normalized text `text`: the
-    /// `bigram_hash` of every pair of neighbouring characters once ASCII white space is
+    /// `token_hash` of the bytes of every pair of neighbouring characters once ASCII white space is
     /// removed, in text order, repeats included; a text of one character gives that
     /// character's hash, a text of white space nothing. Characters are split as
     /// `detail::utf8_decode` splits them: a well-formed UTF-8 sequence is one character; a byte
@@ -339,6 +335,7 @@ public:
     template <class F>
     static constexpr void for_each_text_bigram(std::string_view text, F&& f) noexcept {
         std::size_t prev = 0, prev_len = 0, chars = 0;
+        std::uint64_t prev_bits = 0;
         for (std::size_t i = 0; i < text.size();) {
             const auto u = static_cast<unsigned char>(text[i]);
             if (u == ' ' || (u >= 0x09 && u <= 0x0D)) {
@@ -349,18 +346,19 @@ public:
             // does not start one (malformed, overlong, surrogate, cut by the end) is one
             // character of its own.
             const std::size_t n = u < 0x80 ? 1 : detail::utf8_decode(text, i).length;
-            if (chars != 0) {
-                std::uint64_t h = Fnv1a::offset64;
-                for (std::size_t k = 0; k < prev_len; ++k) h = (h ^ static_cast<unsigned char>(text[prev + k])) * Fnv1a::prime64;
-                for (std::size_t k = 0; k < n; ++k) h = (h ^ static_cast<unsigned char>(text[i + k])) * Fnv1a::prime64;
-                f(finish_bigram_hash(h));
-            }
+            // The pair's bytes packed little-endian (at most 4 + 4): MurmurHash3's tail path on
+            // them is `token_hash` of the joined bytes, without a copy or the byte loop.
+            std::uint64_t cur = 0;
+            for (std::size_t k = 0; k < n; ++k)
+                cur |= std::uint64_t{static_cast<unsigned char>(text[i + k])} << (8 * k);
+            if (chars != 0) f(packed_hash(prev_bits | (cur << (8 * prev_len)), prev_len + n));
+            prev_bits = cur;
             prev = i;
             prev_len = n;
             ++chars;
             i += n;
         }
-        if (chars == 1) f(bigram_hash(text.substr(prev, prev_len)));
+        if (chars == 1) f(token_hash(text.substr(prev, prev_len)));
     }
 
     /// Adds one token (one occurrence: `features()` counts tokens) to the whole-token view, by
@@ -403,9 +401,10 @@ public:
     }
 
 private:
-    static constexpr std::uint64_t bigram_seed = 0x5EED5EED5EED5EEDull;
-    [[nodiscard]] static constexpr std::uint64_t finish_bigram_hash(std::uint64_t fnv) noexcept {
-        return detail::fmix64(fnv ^ bigram_seed);
+    // `token_hash` of 1 to 8 bytes packed little-endian in `k1` (MurmurHash3 x64_128 with seed 0
+    // and no full block: only the tail lane k1, then the finalization).
+    [[nodiscard]] static constexpr std::uint64_t packed_hash(std::uint64_t k1, std::size_t len) noexcept {
+        return detail::murmur3_finish(detail::murmur3_mix_k1(k1), 0, len).hi;
     }
 
     // MinHash minima and the exact set while it has at most 32 hashes.

@@ -56,7 +56,8 @@ inline constexpr std::string_view signature_magic = "SEMFPSIG";
 /// Version of the signature format (2: the hybrid sketch of core/sketch.hpp; 3: the same layout,
 /// short texts' ASCII words sketched as character bigrams; 4: short texts sketched as the
 /// character bigrams of their normalized text, `MinHashSketcher::for_each_text_bigram`; 5: long
-/// texts' tokens hashed by the high word of their MurmurHash3 digest, `MinHashSketcher::token_hash`).
+/// texts' tokens and short texts' bigrams hashed by the high word of their MurmurHash3 digest,
+/// `MinHashSketcher::token_hash`).
 inline constexpr std::uint32_t signature_format_version = 5;
 }  // namespace detail
 

@@ -46,10 +46,14 @@ TEST_CASE("two_stage_rule: radius, similarity, short texts and empty texts", "[c
     const auto rule = semfp::two_stage_rule::recommended<64>();
     REQUIRE(rule.radius == 32);
     REQUIRE(semfp::two_stage_rule::recommended<128>().radius == 40);
-    // The threshold rule (largest tuning negative within the radius + 0.045) on format 5
-    // sketches: 0.592 + 0.045 stays under 0.645 at 64 bits; 0.608 + 0.045 = 0.653 at 128.
-    REQUIRE(rule.min_similarity == 0.645);
+    // The threshold rule (largest tuning negative within the radius + 0.045, rounded up to
+    // 0.001) on format 5 sketches, at both widths: 151 / 255 = 0.5922 + 0.045 -> 0.638 at 64 bits,
+    // 155 / 255 = 0.6078 + 0.045 -> 0.653 at 128. Both leave at least 0.045 to that negative.
+    REQUIRE(rule.min_similarity == 0.638);
     REQUIRE(semfp::two_stage_rule::recommended<128>().min_similarity == 0.653);
+    REQUIRE(semfp::two_stage_rule{}.min_similarity == rule.min_similarity);
+    REQUIRE(rule.min_similarity - 151.0 / 255.0 >= 0.045);
+    REQUIRE(semfp::two_stage_rule::recommended<128>().min_similarity - 155.0 / 255.0 >= 0.045);
     REQUIRE(semfp::two_stage_rule{}.radius == rule.radius);
     const auto a = semfp::signature(base_text);
     REQUIRE(rule.matches(a, a));

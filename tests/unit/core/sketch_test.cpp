@@ -77,12 +77,22 @@ TEST_CASE("MinHashSketch of tiny sets: densified bins stay consistent", "[core][
 }
 
 TEST_CASE("MinHashSketch known answer (identical on every platform)", "[core][sketch]") {
-    // A token hashes to the high word of its MurmurHash3 x64_128 digest, a bigram of the short
-    // view to FNV-1a under the finalizer: the two views hash differently.
+    // A token hashes to the high word of its MurmurHash3 x64_128 digest, and so does a bigram of
+    // the short view (its two characters' bytes joined, across white space too): one hash for
+    // both views.
     STATIC_REQUIRE(semfp::MinHashSketcher::token_hash("ab") == semfp::Murmur3::hash128("ab").hi);
-    STATIC_REQUIRE(semfp::MinHashSketcher::bigram_hash("ab") ==
-                   semfp::detail::fmix64(semfp::Fnv1a::hash64("ab") ^ 0x5EED5EED5EED5EEDull));
-    STATIC_REQUIRE(semfp::MinHashSketcher::token_hash("ab") != semfp::MinHashSketcher::bigram_hash("ab"));
+    constexpr auto first_bigram = [](std::string_view text) {
+        std::uint64_t first = 0;
+        bool seen = false;
+        semfp::MinHashSketcher::for_each_text_bigram(text, [&](std::uint64_t h) {
+            if (!seen) first = h;
+            seen = true;
+        });
+        return first;
+    };
+    STATIC_REQUIRE(first_bigram("ab") == semfp::MinHashSketcher::token_hash("ab"));
+    STATIC_REQUIRE(first_bigram(" a \n b") == semfp::MinHashSketcher::token_hash("ab"));
+    STATIC_REQUIRE(first_bigram("\u4e2d \u6587") == semfp::Murmur3::hash128("\u4e2d\u6587").hi);
     const auto s = sketch_of({1, 2, 3});
     const auto again = sketch_of({3, 2, 1});
     REQUIRE(s == again);
@@ -209,9 +219,9 @@ TEST_CASE("MinHashSketcher::for_each_text_bigram: character bigrams of the text,
         return hs;
     };
     using H = std::vector<std::uint64_t>;
-    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::bigram_hash(f); };
-    // n characters give n - 1 bigrams, in order, repeats included, each by `bigram_hash` of its
-    // bytes (not `token_hash`: the whole-token view hashes otherwise).
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::token_hash(f); };
+    // n characters give n - 1 bigrams, in order, repeats included, each by `token_hash` of its
+    // bytes (the whole-token view's hash: a bigram and an equal token are one feature).
     REQUIRE(collect("tk_m") == H{fh("tk"), fh("k_"), fh("_m")});
     REQUIRE(collect("aaa") == H{fh("aa"), fh("aa")});
     REQUIRE(collect("\u4e2d\u6587\u672c") == H{fh("\u4e2d\u6587"), fh("\u6587\u672c")});
@@ -283,24 +293,22 @@ TEST_CASE("MinHashSketcher::finish(normalized): short texts in the bigram view, 
     for (std::uint32_t i = 0; i < n; ++i) whole.add("word" + std::to_string(i));
     REQUIRE(whole.finish() == at);
 
-    // The two views hash differently: the same Chinese bigrams as a short text's bigram view
-    // (`bigram_hash`) and as whole tokens (`token_hash`) share no feature.
+    // The two views hash alike: the same Chinese bigrams as a short text's bigram view and as
+    // whole tokens are the same features (a short text can match its long variant).
     semfp::MinHashSketcher cjk_short;
     semfp::MinHashSketcher cjk_plain;
-    std::vector<std::uint32_t> short_set, token_set;
+    std::vector<std::uint32_t> token_set;
     for (const char* t : {"\u4e2d\u6587", "\u6587\u672c", "\u672c\u5730"}) {
         cjk_short.add_token(t);
         cjk_plain.add(t);
-        short_set.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::bigram_hash(t) >> 32));
         token_set.push_back(static_cast<std::uint32_t>(semfp::MinHashSketcher::token_hash(t) >> 32));
     }
-    std::sort(short_set.begin(), short_set.end());
     std::sort(token_set.begin(), token_set.end());
-    const semfp::MinHashSketch in_short_view = cjk_short.finish("\u4e2d\u6587\u672c\u5730");
+    const semfp::MinHashSketch in_short_view = cjk_short.finish("\u4e2d \u6587\u672c\u5730");
     const semfp::MinHashSketch in_token_view = cjk_plain.finish();
-    REQUIRE(in_short_view == semfp::MinHashSketch::exact(short_set.data(), short_set.size(), 3));
     REQUIRE(in_token_view == semfp::MinHashSketch::exact(token_set.data(), token_set.size(), 3));
-    REQUIRE(semfp::estimated_jaccard(in_short_view, in_token_view) == 0.0);
+    REQUIRE(in_short_view == in_token_view);
+    REQUIRE(semfp::estimated_jaccard(in_short_view, in_token_view) == 1.0);
 }
 
 TEST_CASE("MinHashSketcher::add_token on long ASCII input and odd bytes stays defined", "[core][sketch]") {
@@ -339,12 +347,12 @@ std::vector<std::uint64_t> lead_byte_bigrams(std::string_view text) {
         for (std::size_t k = 1; k < n; ++k)
             if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) n = 1;
         const std::string_view cur = text.substr(i, n);
-        if (chars != 0) out.push_back(semfp::MinHashSketcher::bigram_hash(std::string(prev) + std::string(cur)));
+        if (chars != 0) out.push_back(semfp::MinHashSketcher::token_hash(std::string(prev) + std::string(cur)));
         prev = cur;
         ++chars;
         i += n;
     }
-    if (chars == 1) out.push_back(semfp::MinHashSketcher::bigram_hash(prev));
+    if (chars == 1) out.push_back(semfp::MinHashSketcher::token_hash(prev));
     return out;
 }
 
@@ -387,7 +395,7 @@ TEST_CASE("MinHashSketcher::for_each_text_bigram: valid UTF-8 split as before th
 }
 
 TEST_CASE("MinHashSketcher::for_each_text_bigram: malformed bytes are one-byte characters", "[core][sketch]") {
-    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::bigram_hash(f); };
+    auto fh = [](std::string_view f) { return semfp::MinHashSketcher::token_hash(f); };
     using H = std::vector<std::uint64_t>;
     using namespace std::string_view_literals;
     // Sequences the lead-byte rule took whole but utf8_decode rejects: each byte is a character,
