@@ -199,8 +199,7 @@ public:
     /// table does not know): `note_inserted` can only change a hint within it.
     [[nodiscard]] unsigned max_shared_distance() const noexcept { return m_max_shared; }
 
-    /// Updates `hint` (of key `fp`) after `other` was inserted: a partial key they share is now
-    /// held.
+    /// Updates `hint` (of key `fp`) after `other` was inserted: a shared partial key is now held.
     void note_inserted(insert_hint& hint, const key_type& fp, const key_type& other) const noexcept {
         for (unsigned t = 1; t < m_layouts.size(); ++t)
             if (masked_distance<words>(fp, other, m_layouts[t].known) == 0) hint.present |= std::uint32_t{1} << t;
@@ -328,9 +327,8 @@ private:
         });
     }
 
-    /// The plan for radius `k`: the kept one, else built into `scratch` (and kept).
-    /// (Every query of a batch loop asks for its plan up to three times: the kept plan is
-    /// returned inline, the first build is out of line.)
+    /// The plan for radius `k`: the kept one (returned inline: a batch loop asks up to three
+    /// times per query), else built out of line into `scratch` (and kept).
     const query_plan& plan_for(unsigned k, query_plan& scratch) const noexcept {
         if (const query_plan* p = m_plans.find(k)) [[likely]]
             return *p;
