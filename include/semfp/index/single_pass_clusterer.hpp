@@ -321,10 +321,10 @@ private:
         return [this](std::uint32_t item) noexcept { return m_item_id[item]; };
     }
 
-    /// Nearest indexed item within the threshold (ties: the smallest item, which is the
-    /// earliest); `distance == none_distance` if there is none.
     using insert_hint = typename detail::multi_index<Bits>::insert_hint;
 
+    /// Nearest indexed item within the threshold (ties: the smallest item, which is the
+    /// earliest); `distance == none_distance` if there is none.
     struct nearest_result {
         unsigned distance = none_distance;
         std::uint32_t item = 0;
@@ -380,13 +380,6 @@ private:
 
     /// Adds `fp` under `id` given its nearest indexed item `r` (see `add`); returns the item
     /// of its cluster's centre.
-    /// True if an item whose nearest indexed item is `r` is indexed itself. In members mode an
-    /// exact copy of an indexed member adds nothing to the index: any later query finds the
-    /// earlier copy at the same distance, and it wins the tie.
-    [[nodiscard]] bool will_index(const nearest_result& r) const noexcept {
-        return r.distance == none_distance || (m_options.match == match_policy::members && r.distance != 0);
-    }
-
     /// `hint`: what the lookup of `fp` saw of its partial keys, updated for the items indexed
     /// since (null: the insert looks them up).
     std::uint32_t commit(const fingerprint_type& fp, std::uint64_t id, const nearest_result& r,
@@ -398,7 +391,9 @@ private:
             detail::throw_invalid_argument("semfp::SinglePassClusterer: duplicate id " + std::to_string(id));
 
         const bool is_new = r.distance == none_distance;
-        const bool index_it = will_index(r);
+        // In members mode an exact copy of an indexed member adds nothing to the index: any
+        // later query finds the earlier copy at the same distance, and it wins the tie.
+        const bool index_it = is_new || (m_options.match == match_policy::members && r.distance != 0);
 
         // 1. Allocate everything that can fail.
         m_item_id.reserve_for(id);
