@@ -19,6 +19,9 @@ foreach(case IN LISTS semfp_tool_cases)
       -P "${semfp_tool_check}")
   set_tests_properties(semfp.tool.${case} PROPERTIES TIMEOUT 120)
 endforeach()
+# ctest -j starts the costliest tests first (COST); these two take seconds, more under the
+# sanitizers.
+set_tests_properties(semfp.tool.shard_cluster semfp.tool.state_resume PROPERTIES COST 30)
 
 # The tool's sample outputs quoted in the READMEs must be what it prints today; regenerate them
 # with cmake -DTOOL=<semfp> -DMODE=update -P cmake/readme_samples.cmake.
@@ -55,7 +58,7 @@ add_test(NAME semfp.tool.pipeline_order
   COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:semfp_tool>"
     "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/semfp_test_pipeline_order" "-DTHREADS=${semfp_pipeline_threads}"
     -P "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/pipeline_order.cmake")
-set_tests_properties(semfp.tool.pipeline_order PROPERTIES TIMEOUT 300)
+set_tests_properties(semfp.tool.pipeline_order PROPERTIES TIMEOUT 300 COST 60)
 # The tool's one JSON string escaper in both modes: outputs (UTF-8 through) and option digests
 # (ASCII, as Python's json.dumps).
 add_executable(semfp_json_escape semfp/tests/json_escape.cpp semfp/digest.cpp)

@@ -12,6 +12,8 @@ if(SEMFP_PYTHON3 AND EXISTS "${semfp_jieba_dict}")
     COMMAND "${CMAKE_COMMAND}" -D CHECK=ON -D "PYTHON=${SEMFP_PYTHON3}" -D "SOURCE=${semfp_jieba_dict}"
             -D "OUTPUT=${CMAKE_CURRENT_BINARY_DIR}/embedded_trie_data.regenerated.hpp"
             -P "${PROJECT_SOURCE_DIR}/cmake/generate_dictionary_trie.cmake")
+  # About 20 s of Python: ctest -j starts it early (COST) so it does not run alone at the end.
+  set_tests_properties(semfp.dict_trie_regenerate PROPERTIES COST 50)
 endif()
 find_program(SEMFP_OPENCC opencc)
 if(SEMFP_PYTHON3 AND SEMFP_OPENCC AND EXISTS "/usr/share/opencc/t2s.json")

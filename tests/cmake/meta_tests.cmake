@@ -36,7 +36,8 @@ foreach(src IN LISTS semfp_compile_fail_sources)
   string(REPLACE "// expect: " "" expected "${expected}")
   add_test(NAME semfp.compile_fail.${name}
            COMMAND "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target semfp_compile_fail_${name})
-  set_tests_properties(semfp.compile_fail.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}" TIMEOUT 300)
+  # COST: each compile takes seconds; ctest -j starts the costliest tests first.
+  set_tests_properties(semfp.compile_fail.${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}" TIMEOUT 300 COST 20)
 endforeach()
 
 # --- consumers: installed package via find_package, and add_subdirectory ---
@@ -51,7 +52,7 @@ if(SEMFP_INSTALL)
                    "${CMAKE_CURRENT_BINARY_DIR}/consumer" --build-generator "${CMAKE_GENERATOR}"
                    --build-options "-DCMAKE_PREFIX_PATH=${semfp_prefix}" "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}"
                    --test-command "${CMAKE_CTEST_COMMAND}" --output-on-failure)
-  set_tests_properties(semfp.find_package PROPERTIES FIXTURES_REQUIRED semfp_installed TIMEOUT 600)
+  set_tests_properties(semfp.find_package PROPERTIES FIXTURES_REQUIRED semfp_installed TIMEOUT 600 COST 20)
 
   add_test(NAME semfp.find_package_refuses_newer
            COMMAND "${CMAKE_CTEST_COMMAND}" --build-and-test "${CMAKE_CURRENT_SOURCE_DIR}/consumer"
@@ -65,7 +66,7 @@ add_test(NAME semfp.add_subdirectory
                  "${CMAKE_CURRENT_BINARY_DIR}/consumer_subdir" --build-generator "${CMAKE_GENERATOR}"
                  --build-options "-DSEMFP_SOURCE_DIR=${PROJECT_SOURCE_DIR}" "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}"
                  --test-command "${CMAKE_CTEST_COMMAND}" --output-on-failure)
-set_tests_properties(semfp.add_subdirectory PROPERTIES TIMEOUT 600)
+set_tests_properties(semfp.add_subdirectory PROPERTIES TIMEOUT 600 COST 20)
 
 # --- property on real text (only when the shared corpus is beside the repository) ---
 set(SEMFP_CORPUS_DIR "${PROJECT_SOURCE_DIR}/../shared/corpus" CACHE PATH "Shared corpus used by corpus tests")

@@ -330,7 +330,8 @@ void check_window_flips(unsigned blocks, std::uint64_t seed) {
     semfp::HammingIndex<Bits> index(blocks - 1 < top ? blocks - 1 : top, blocks);
     std::vector<semfp::Fingerprint<Bits>> fps;
     std::vector<semfp::Fingerprint<Bits>> queries;
-    for (int c = 0; c < 12; ++c) queries.push_back(random_fp<Bits>(rng));
+    // 12 query centres (3 under the sanitizers, where each query costs 20-50 times more).
+    for (std::size_t c = 0; c < semfp_test::cases(12, 4); ++c) queries.push_back(random_fp<Bits>(rng));
     // Around each query: entries at every distance up to top + 2, flips packed in windows.
     for (const auto& q : queries)
         for (int e = 0; e < 60; ++e)
