@@ -29,6 +29,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 namespace semfp {
 inline namespace v0 {
 namespace detail {
