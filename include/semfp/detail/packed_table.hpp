@@ -29,6 +29,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 namespace semfp {
 inline namespace v0 {
 namespace detail {
@@ -375,12 +379,12 @@ private:
         // per entry held (bench/results/index.md); small segments keep the sixteenth, so small
         // indexes stay as small as before.
         const double share = n >= large_segment ? 8.0 : 16.0;
+        const double grow = static_cast<double>(n) / share / static_cast<double>(nb);
+        const auto slack = static_cast<std::size_t>(grow + 3.0 * std::sqrt(grow) + 1.0);
         std::size_t cap = 0;
         for (std::size_t b = 0; b < nb; ++b) {
-            const std::size_t want = fill[b] + (b == target ? 1 : 0);
-            const double grow = static_cast<double>(n) / share / static_cast<double>(nb);
             dir[2 * b] = static_cast<std::uint32_t>(cap);
-            cap += want + static_cast<std::size_t>(grow + 3.0 * std::sqrt(grow) + 1.0);
+            cap += fill[b] + (b == target ? 1 : 0) + slack;
         }
         if (cap > 0xFFFFFFF0u) throw_invalid_argument("semfp::HammingIndex: bucket segment too large");
         dir[2 * nb] = static_cast<std::uint32_t>(cap);
@@ -389,47 +393,112 @@ private:
         std::copy_n(dir.begin(), 2 * nb + 1, t.dir);
         // Commit: copy every entry into its new bucket (no failure points from here on).
         if (s.cap != 0 && s.j == j) {
-            // Same buckets: copy whole runs.
+            // Same buckets: copy whole runs, and clear each bucket's free slots while its lines
+            // are at hand. Inline copies: a libc call per run cost more than the run (a large
+            // segment's buckets hold 100-200 entries).
             for (std::size_t b = 0; b < nb; ++b) {
                 const std::size_t c = s.dir[2 * b + 1];
                 t.dir[2 * b + 1] = static_cast<std::uint32_t>(c);
                 const std::uint16_t* from = region(s, b);
                 std::uint16_t* to = region(t, b);
-                const std::size_t fcap = bucket_cap(s, b);
-                const std::size_t tcap = bucket_cap(t, b);
-                std::copy_n(from, c, to);
-                std::copy_n(from + fcap, c * rest, to + tcap);
+                copy_units(to, from, c);
+                copy_units(to + bucket_cap(t, b), from + bucket_cap(s, b), c * rest);
                 if (j < 8) std::copy_n(s.sub + s.dir[2 * b], c, t.sub + t.dir[2 * b]);
+                clear_free_slots(t, b);
             }
-        } else if (s.cap != 0) {
-            const std::size_t old_nb = std::size_t{1} << s.j;
-            for (std::size_t b = 0; b < old_nb; ++b)
-                for (std::size_t r = 0, e = s.dir[2 * b + 1]; r < e; ++r) {
-                    const std::size_t i = s.dir[2 * b] + r;
-                    const std::size_t nbk = static_cast<std::size_t>(low[i]) >> (8 - j);
-                    const std::size_t to = t.dir[2 * nbk + 1]++;
-                    std::uint16_t u[packed_max_units]{};
-                    load_units(s, b, r, u);
-                    put(t, nbk, to, u, value_at(s, b, r));
-                    if (j < 8) t.sub[t.dir[2 * nbk] + to] = low[i];
-                }
-        }
-        // Zero what no entry fills and the lane filter may read: the lanes, and the first
-        // `lane_chunk` units after them (a chunk of lanes may run past the last lane). The
-        // other units of the remaining empty slots are written before anything reads them.
-        for (std::size_t b = 0; b < nb; ++b) {
-            const std::size_t c = t.dir[2 * b + 1];
-            const std::size_t tcap = bucket_cap(t, b);
-            std::uint16_t* to = region(t, b);
-            std::fill(to + c, to + tcap, std::uint16_t{0});
-            const std::size_t tail = std::min<std::size_t>(lane_chunk, tcap * rest);
-            if (c * rest < tail) std::fill(to + tcap + c * rest, to + tcap + tail, std::uint16_t{0});
-            if (j < 8) std::fill(t.sub + t.dir[2 * b] + c, t.sub + t.dir[2 * b + 2], std::uint8_t{0});
+        } else {
+            if (s.cap != 0) relayout(s, t, low);
+            for (std::size_t b = 0; b < nb; ++b) clear_free_slots(t, b);
         }
         std::fill_n(t.data + cap * stride, lane_chunk, std::uint16_t{0});
         t.count = s.count;
         release(s);
         s = t;
+    }
+
+    /// Copies every entry of `s` into its bucket of `t` (more or fewer buckets); `low[i]`: the
+    /// low byte of the bucket window of slot i of `s`.
+    static void relayout(const segment& s, segment& t, const std::vector<std::uint8_t>& low) noexcept {
+        const unsigned j = t.j;
+        const std::size_t old_nb = std::size_t{1} << s.j;
+        for (std::size_t b = 0; b < old_nb; ++b)
+            for (std::size_t r = 0, e = s.dir[2 * b + 1]; r < e; ++r) {
+                const std::size_t i = s.dir[2 * b] + r;
+                const std::size_t nbk = static_cast<std::size_t>(low[i]) >> (8 - j);
+                const std::size_t to = t.dir[2 * nbk + 1]++;
+                std::uint16_t u[packed_max_units]{};
+                load_units(s, b, r, u);
+                put(t, nbk, to, u, value_at(s, b, r));
+                if (j < 8) t.sub[t.dir[2 * nbk] + to] = low[i];
+            }
+    }
+
+    /// Zeroes what no entry of bucket `b` fills and the lane filter may read: its free lanes,
+    /// and the first `lane_chunk` units after the lanes (a chunk of lanes may run past the last
+    /// lane). The other units of the free slots are written before anything reads them.
+    static void clear_free_slots(segment& t, std::size_t b) noexcept {
+        const std::size_t c = t.dir[2 * b + 1];
+        const std::size_t tcap = bucket_cap(t, b);
+        std::uint16_t* to = region(t, b);
+        zero_units(to + c, tcap - c);
+        const std::size_t tail = std::min<std::size_t>(lane_chunk, tcap * rest);
+        if (c * rest < tail) zero_units(to + tcap + c * rest, tail - c * rest);
+        if (t.j < 8) std::fill(t.sub + t.dir[2 * b] + c, t.sub + t.dir[2 * b + 2], std::uint8_t{0});
+    }
+
+    /// `std::copy_n(from, n, to)` for two disjoint runs, inline: 16-byte moves, the last one
+    /// overlapping the one before it, so nothing outside `to[0..n)` is written.
+    static void copy_units(std::uint16_t* to, const std::uint16_t* from, std::size_t n) noexcept {
+#if defined(__SSE2__) || defined(_M_X64)
+        if (n >= 8) {
+            for (std::size_t i = 0; i + 8 < n; i += 8)
+                _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i),
+                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i)));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 8),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + n - 8)));
+            return;
+        }
+        small_copy(to, from, n);
+#else
+        std::copy_n(from, n, to);
+#endif
+    }
+
+    /// `std::fill_n(to, n, 0)`, inline (see `copy_units`).
+    static void zero_units(std::uint16_t* to, std::size_t n) noexcept {
+#if defined(__SSE2__) || defined(_M_X64)
+        if (n >= 8) {
+            const __m128i zero = _mm_setzero_si128();
+            for (std::size_t i = 0; i + 8 < n; i += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(to + i), zero);
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 8), zero);
+            return;
+        }
+        static constexpr std::uint16_t zeros[8]{};
+        small_copy(to, zeros, n);
+#else
+        std::fill_n(to, n, std::uint16_t{0});
+#endif
+    }
+
+    /// Copies n < 8 units with at most two fixed-size moves each way (overlapping).
+    static void small_copy(std::uint16_t* to, const std::uint16_t* from, std::size_t n) noexcept {
+        if (n >= 4) {
+            std::uint64_t a;
+            std::uint64_t z;
+            std::memcpy(&a, from, 8);
+            std::memcpy(&z, from + n - 4, 8);
+            std::memcpy(to, &a, 8);
+            std::memcpy(to + n - 4, &z, 8);
+        } else if (n >= 2) {
+            std::uint32_t a;
+            std::uint32_t z;
+            std::memcpy(&a, from, 4);
+            std::memcpy(&z, from + n - 2, 4);
+            std::memcpy(to, &a, 4);
+            std::memcpy(to + n - 2, &z, 4);
+        } else if (n == 1) {
+            to[0] = from[0];
+        }
     }
 
     std::vector<segment> m_segs;

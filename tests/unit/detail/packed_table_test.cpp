@@ -1,0 +1,123 @@
+#include <semfp/detail/packed_table.hpp>
+
+#include "support/catch.hpp"
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <utility>
+#include <vector>
+
+namespace {
+
+template <unsigned Units>
+using entry = std::pair<std::array<std::uint16_t, Units>, std::uint32_t>;
+
+/// The model: per bucket window, its entries in insertion order.
+template <unsigned Units>
+using model = std::map<std::uint16_t, std::vector<entry<Units>>>;
+
+/// Every entry of `t`, per bucket window, in the table's order.
+template <unsigned Units, bool HasValue>
+model<Units> contents(const semfp::detail::packed_table<Units, HasValue>& t) {
+    model<Units> out;
+    t.for_each([&](std::uint16_t w, const std::uint16_t* u, std::uint32_t v) {
+        std::array<std::uint16_t, Units> a{};
+        for (unsigned x = 0; x < Units; ++x) a[x] = u[x];
+        out[w].push_back({a, v});
+    });
+    return out;
+}
+
+/// Inserts `n` entries into windows drawn so that bucket fills take every size from 0 to a
+/// few hundred (a few crowded windows, many sparse ones): repacks copy and clear runs of every
+/// length, both below and above one 16-byte move. Checks the table against the model after
+/// every repack-sized step, and the lane scan against a linear scan of the model.
+template <unsigned Units, bool HasValue>
+void check_against_model(std::uint64_t seed, std::size_t n, std::size_t arena_threshold) {
+    std::mt19937_64 rng(seed);
+    semfp::detail::packed_table<Units, HasValue> t;
+    t.arena().set_threshold(arena_threshold);
+    model<Units> want;
+    std::size_t next_check = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+        // Windows: a crowded segment (high byte 7), a few crowded windows elsewhere, and
+        // uniform ones.
+        std::uint16_t w;
+        switch (rng() % 4) {
+        case 0: w = static_cast<std::uint16_t>(0x0700 | (rng() & 0xFF)); break;
+        case 1: w = static_cast<std::uint16_t>(0x2A00 | (rng() % 5)); break;
+        default: w = static_cast<std::uint16_t>(rng()); break;
+        }
+        std::array<std::uint16_t, Units> u{};
+        for (auto& x : u) x = static_cast<std::uint16_t>(rng());
+        const auto v = HasValue ? static_cast<std::uint32_t>(rng()) : 0u;
+        t.reserve_for(w);
+        t.insert(w, u.data(), v);
+        want[w].push_back({u, v});
+        if (i + 1 == next_check || i + 1 == n) {
+            next_check = next_check * 2 + 1;
+            REQUIRE(t.size() == i + 1);
+            REQUIRE(contents(t) == want);
+        }
+    }
+    // The lane scan against a linear scan of the model, at every radius and some skips.
+    for (int round = 0; round < 200; ++round) {
+        auto it = want.begin();
+        std::advance(it, static_cast<std::ptrdiff_t>(rng() % want.size()));
+        const std::uint16_t w = it->first;
+        const auto lane = static_cast<std::uint16_t>(it->second[rng() % it->second.size()].first[0] ^ (1u << (rng() % 16)));
+        for (unsigned k = 0; k <= 16; ++k) {
+            for (const unsigned skip : {semfp::detail::no_lane_skip, 0u, 2u}) {
+                std::vector<entry<Units>> got;
+                t.scan(w, lane, k, [&](const std::uint16_t* u, std::uint32_t v) {
+                    std::array<std::uint16_t, Units> a{};
+                    for (unsigned x = 0; x < Units; ++x) a[x] = u[x];
+                    got.push_back({a, v});
+                }, skip);
+                std::vector<entry<Units>> linear;
+                for (const auto& e : it->second) {
+                    const auto d = static_cast<unsigned>(std::popcount(static_cast<unsigned>(e.first[0] ^ lane)));
+                    if (d <= k && !(skip < k && d <= skip)) linear.push_back(e);
+                }
+                CAPTURE(k, skip, it->second.size());
+                REQUIRE(got == linear);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("packed_table keeps every entry, in order, across repacks", "[detail][packed_table]") {
+    SECTION("primary layout (3 units and a value), heap blocks") { check_against_model<3, true>(11, 60'000, std::size_t{1} << 40); }
+    SECTION("primary layout, huge-page arena from the first block") { check_against_model<3, true>(12, 60'000, 0); }
+    SECTION("secondary layout (2 units, no value)") { check_against_model<2, false>(13, 60'000, std::size_t{1} << 40); }
+    SECTION("one unit") { check_against_model<1, false>(14, 20'000, 0); }
+    SECTION("eight units and a value") { check_against_model<8, true>(15, 20'000, std::size_t{1} << 40); }
+}
+
+TEST_CASE("packed_table copies keep what they copied", "[detail][packed_table]") {
+    // A copy of a table (whole blocks) and further inserts into both stay independent.
+    std::mt19937_64 rng(21);
+    semfp::detail::packed_table<3, true> a;
+    for (int i = 0; i < 5000; ++i) {
+        const auto w = static_cast<std::uint16_t>(0x1100 | (rng() & 0x3F));
+        const std::array<std::uint16_t, 3> u{static_cast<std::uint16_t>(rng()), static_cast<std::uint16_t>(i), 7};
+        a.reserve_for(w);
+        a.insert(w, u.data(), static_cast<std::uint32_t>(i));
+    }
+    const auto before = contents(a);
+    semfp::detail::packed_table<3, true> b(a);
+    REQUIRE(contents(b) == before);
+    const std::array<std::uint16_t, 3> u{1, 2, 3};
+    for (int i = 0; i < 3000; ++i) {
+        b.reserve_for(0x1105);
+        b.insert(0x1105, u.data(), 9);
+    }
+    REQUIRE(contents(a) == before);
+    REQUIRE(b.size() == a.size() + 3000);
+}
