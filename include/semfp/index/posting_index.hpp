@@ -26,6 +26,7 @@
 /// what it keeps, instead of materializing every pair (50 M pairs, 600 MB, for 100 k web pages)
 /// and filtering them on one thread afterwards.
 
+#include <semfp/detail/huge_pages.hpp>
 #include <semfp/error.hpp>
 
 #include <algorithm>
@@ -139,6 +140,15 @@ public:
             detail::throw_invalid_argument("PostingIndex::add: document number out of range");
         }
         m_docs = std::max<std::size_t>(m_docs, std::size_t{doc} + 1);
+        if (m_pending.capacity() - m_pending.size() < keys.size()) {
+            // Grow by doubling as push_back would, the huge-page hint given before the copy.
+            std::vector<entry> next;
+            const std::size_t want = std::max(m_pending.size() + keys.size(), std::max<std::size_t>(m_pending.capacity() * 2, 1024));
+            next.reserve(want);
+            detail::advise_huge_pages(next.data(), want * sizeof(entry));
+            next.insert(next.end(), m_pending.begin(), m_pending.end());
+            m_pending.swap(next);
+        }
         for (const std::uint64_t k : keys) {
             m_pending.push_back(entry{k, doc, count});
         }
@@ -163,6 +173,7 @@ public:
         m_key_start.clear();
         m_postings.clear();
         m_postings.reserve(m_pending.size());
+        detail::advise_huge_pages(m_postings.data(), m_pending.size() * sizeof(posting));
         for (std::size_t i = 0; i < m_pending.size(); ++i) {
             const entry& e = m_pending[i];
             if (i > 0 && m_pending[i - 1].key == e.key && m_pending[i - 1].doc == e.doc) {
@@ -186,7 +197,10 @@ public:
         for (std::size_t d = 0; d < m_docs; ++d) {
             m_doc_start[d + 1] += m_doc_start[d];
         }
-        m_forward.assign(m_postings.size(), 0);
+        m_forward.clear();
+        m_forward.reserve(m_postings.size());
+        detail::advise_huge_pages(m_forward.data(), m_postings.size() * sizeof(std::uint32_t));
+        m_forward.resize(m_postings.size());
         std::vector<std::uint32_t> fill(m_doc_start.begin(), m_doc_start.end() - 1);
         for (std::size_t k = 0; k < m_keys.size(); ++k) {
             for (std::uint32_t p = m_key_start[k]; p < m_key_start[k + 1]; ++p) {

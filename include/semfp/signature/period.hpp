@@ -453,7 +453,7 @@ public:
         std::vector<period_cluster> out;
         if (radius2) {
             const std::vector<std::uint32_t> centre = radius2_centres(size(), edges);
-            for (auto& members : radius2_clusters(size(), edges)) {
+            for (auto& members : radius2_clusters(centre)) {
                 out.push_back(period_cluster{centre[members.front()], std::move(members)});
             }
         } else {
