@@ -132,7 +132,7 @@ namespace detail {
            c == 0x3000 || c == 0x200B || c == 0xFEFF || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029;
 }
 
-// The smallest s with s / double(n) >= t (0 < t <= 1, n >= 1): a pair of pages with n
+// The smallest s with s / double(n) >= t (0 < t <= 1; 0 for n = 0): a pair of pages with n
 // strings in the smaller one reaches containment t exactly when it shares at least this many.
 // The same double division as make_pair, so the integer test agrees with it bit for bit.
 [[nodiscard]] inline std::uint32_t need_count(std::uint32_t n, double t) noexcept {
