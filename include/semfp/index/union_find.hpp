@@ -181,15 +181,18 @@ struct graph_edge {
     return centre;
 }
 
-/// The clusters of the radius-2 rule: nodes grouped by the centre they keep
-/// (`radius2_centres`), members ascending, clusters by smallest member.
-[[nodiscard]] inline std::vector<std::vector<std::uint32_t>> radius2_clusters(std::size_t n,
-                                                                              std::span<const graph_edge> edges) {
-    const std::vector<std::uint32_t> centre = radius2_centres(n, edges);
+/// Nodes grouped by the centre they keep (`centre[v]`, as `radius2_centres` returns it),
+/// members ascending, clusters by smallest member. Throws `invalid_argument_error` for a centre
+/// >= centre.size(). O(n).
+[[nodiscard]] inline std::vector<std::vector<std::uint32_t>> radius2_clusters(std::span<const std::uint32_t> centre) {
+    const std::size_t n = centre.size();
     std::vector<std::uint32_t> slot(n, UINT32_MAX);
     std::vector<std::vector<std::uint32_t>> out;
     for (std::uint32_t v = 0; v < n; ++v) {
         const std::uint32_t c = centre[v];
+        if (c >= n) {
+            detail::throw_invalid_argument("radius2_clusters: centre out of range");
+        }
         if (slot[c] == UINT32_MAX) {
             slot[c] = static_cast<std::uint32_t>(out.size());
             out.emplace_back();
@@ -197,6 +200,13 @@ struct graph_edge {
         out[slot[c]].push_back(v);
     }
     return out;
+}
+
+/// The clusters of the radius-2 rule: nodes grouped by the centre they keep
+/// (`radius2_centres`), members ascending, clusters by smallest member.
+[[nodiscard]] inline std::vector<std::vector<std::uint32_t>> radius2_clusters(std::size_t n,
+                                                                              std::span<const graph_edge> edges) {
+    return radius2_clusters(radius2_centres(n, edges));
 }
 
 }  // namespace v0

@@ -32,6 +32,7 @@
 /// with nothing; nothing throws after construction except allocation failure.
 
 #include <semfp/core/hash.hpp>
+#include <semfp/detail/huge_pages.hpp>
 #include <semfp/error.hpp>
 #include <semfp/index/posting_index.hpp>
 #include <semfp/signature/period_hashes.hpp>
@@ -130,6 +131,37 @@ namespace detail {
     return c == U' ' || c == U'\t' || c == U'\n' || c == U'\r' || c == U'\v' || c == U'\f' || c == 0x00A0 ||
            c == 0x3000 || c == 0x200B || c == 0xFEFF || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029;
 }
+
+// The smallest s with s / double(n) >= t (0 < t <= 1; 0 for n = 0): a pair of pages with n
+// strings in the smaller one reaches containment t exactly when it shares at least this many.
+// The same double division as make_pair, so the integer test agrees with it bit for bit.
+[[nodiscard]] inline std::uint32_t need_count(std::uint32_t n, double t) noexcept {
+    const double dn = n;
+    // floor(t * n) - 1 is below the answer: (t * n - 1) / n < t by far more than rounding.
+    const double start = std::floor(t * dn) - 1;
+    auto s = start > 0 ? static_cast<std::uint32_t>(start) : std::uint32_t{0};
+    while (s < n && s / dn < t) {
+        ++s;
+    }
+    return s;
+}
+
+// A pair kept by a pair-counting worker: its larger page, shared strings, the smaller page's
+// offset in its chunk, and whether it is related (bit 0) and an edge (bit 1).
+struct period_hit {
+    std::uint32_t b;
+    std::uint32_t shared;
+    std::uint16_t offset;
+    std::uint8_t flags;
+};
+static_assert(PostingIndex::pair_chunk_documents <= 65536);
+
+// The pairs one chunk of pages keeps, and how many are related and edges.
+struct period_hits {
+    std::vector<period_hit> hits;
+    std::size_t pairs = 0;
+    std::size_t edges = 0;
+};
 
 [[nodiscard]] inline bool period_terminator(char32_t c, std::u32string_view set) noexcept {
     return set.find(c) != std::u32string_view::npos;
@@ -311,15 +343,54 @@ public:
         m_pairs.clear();
         m_edges.clear();
         if (pc.max_postings >= 2) {
-            for (const shared_key_pair& p : m_index.count_pairs(pc)) {
-                period_pair q = make_pair(p.a, p.b, p.shared);
-                if (q.relation != period_relation::none) {
-                    m_pairs.push_back(q);
-                }
-                if (std::min(q.a_in_b, q.b_in_a) >= m_options.cluster_threshold ||
-                    q.relation == period_relation::duplicate ||
-                    (m_options.cluster_contains && q.relation == period_relation::contains)) {
-                    m_edges.push_back(graph_edge{q.a, q.b});
+            // Pairs are classified inside the counting workers, which keep 12 bytes per pair
+            // that is related or an edge (about one in six; the rest never leave the worker),
+            // and the results are written once, at their final size. A pair yields something
+            // only when shared / min(|a|, |b|) reaches the smallest threshold, i.e. shared >=
+            // need[smaller page]: an exact integer test (need_count) that rejects most pairs
+            // before make_pair, which decides the rest.
+            const double t = std::min({m_options.duplicate_threshold, m_options.contains_threshold,
+                                       m_options.cluster_threshold});
+            std::vector<std::uint32_t> need(n);
+            for (std::size_t d = 0; d < n; ++d) {
+                need[d] = m_sizes[d] < m_options.min_strings ? UINT32_MAX : detail::need_count(m_sizes[d], t);
+            }
+            const auto chunks = m_index.count_pairs_chunked<detail::period_hits>(
+                pc, [&](detail::period_hits& out, std::uint32_t a, std::uint32_t b, std::uint32_t shared) {
+                    if (shared < need[m_sizes[a] <= m_sizes[b] ? a : b]) {
+                        return;
+                    }
+                    const period_pair q = make_pair(a, b, shared);
+                    const bool related = q.relation != period_relation::none;
+                    const bool edge = is_edge(q);
+                    if (related || edge) {
+                        const auto offset = static_cast<std::uint16_t>(a % PostingIndex::pair_chunk_documents);
+                        const auto flags = static_cast<std::uint8_t>((related ? 1u : 0u) | (edge ? 2u : 0u));
+                        out.hits.push_back(detail::period_hit{b, shared, offset, flags});
+                        out.pairs += related ? 1u : 0u;
+                        out.edges += edge ? 1u : 0u;
+                    }
+                });
+            std::size_t pairs = 0;
+            std::size_t edges = 0;
+            for (const detail::period_hits& c : chunks) {
+                pairs += c.pairs;
+                edges += c.edges;
+            }
+            m_pairs.reserve(pairs);
+            m_edges.reserve(edges);
+            detail::advise_huge_pages(m_pairs.data(), pairs * sizeof(period_pair));
+            detail::advise_huge_pages(m_edges.data(), edges * sizeof(graph_edge));
+            for (std::size_t c = 0; c < chunks.size(); ++c) {
+                const auto base = static_cast<std::uint32_t>(c * PostingIndex::pair_chunk_documents);
+                for (const detail::period_hit& h : chunks[c].hits) {
+                    const std::uint32_t a = base + h.offset;
+                    if ((h.flags & 1u) != 0) {
+                        m_pairs.push_back(make_pair(a, h.b, h.shared));
+                    }
+                    if ((h.flags & 2u) != 0) {
+                        m_edges.push_back(graph_edge{a, h.b});
+                    }
                 }
             }
         }
@@ -382,7 +453,7 @@ public:
         std::vector<period_cluster> out;
         if (radius2) {
             const std::vector<std::uint32_t> centre = radius2_centres(size(), edges);
-            for (auto& members : radius2_clusters(size(), edges)) {
+            for (auto& members : radius2_clusters(centre)) {
                 out.push_back(period_cluster{centre[members.front()], std::move(members)});
             }
         } else {
@@ -409,6 +480,12 @@ private:
         const double limit = static_cast<double>(n) / std::exp(m_options.min_idf);
         auto df = static_cast<std::size_t>(std::floor(limit)) + 1;
         return std::max(df, std::max<std::size_t>(m_options.min_noise_df, 2));
+    }
+
+    // Whether a pair is an edge of the cluster graph.
+    [[nodiscard]] bool is_edge(const period_pair& q) const noexcept {
+        return std::min(q.a_in_b, q.b_in_a) >= m_options.cluster_threshold || q.relation == period_relation::duplicate ||
+               (m_options.cluster_contains && q.relation == period_relation::contains);
     }
 
     [[nodiscard]] period_pair make_pair(std::uint32_t a, std::uint32_t b, std::uint32_t shared) const noexcept {

@@ -2,6 +2,7 @@
 
 #include "support/catch.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -137,4 +138,98 @@ TEST_CASE("PostingIndex refuses the reserved document number and handles an empt
     idx.build();
     CHECK(idx.count_pairs().empty());
     CHECK(idx.find(1) == 0);
+}
+
+TEST_CASE("pair_counter drains the counted documents in ascending order and resets", "[posting_index]") {
+    std::mt19937_64 rng(5);
+    const std::size_t docs = 20000;  // five summary words
+    semfp::detail::pair_counter counter(docs);
+    for (int round = 0; round < 40; ++round) {
+        std::map<std::uint32_t, std::uint32_t> expected;
+        const std::size_t adds = rng() % 3000;
+        // Some rounds stay inside one summary word, some hit the first and last document.
+        const std::size_t span = round % 4 == 0 ? 4096 : docs;
+        const std::size_t from = round % 4 == 0 ? rng() % (docs - span) : 0;
+        for (std::size_t i = 0; i < adds; ++i) {
+            const auto d = static_cast<std::uint32_t>(from + rng() % span);
+            counter.add(d);
+            ++expected[d];
+        }
+        if (round % 5 == 1) {
+            counter.add(0);
+            counter.add(static_cast<std::uint32_t>(docs - 1));
+            ++expected[0];
+            ++expected[static_cast<std::uint32_t>(docs - 1)];
+        }
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> got;
+        counter.drain([&](std::uint32_t d, std::uint32_t n) { got.emplace_back(d, n); });
+        const std::vector<std::pair<std::uint32_t, std::uint32_t>> want(expected.begin(), expected.end());
+        CHECK(got == want);
+    }
+    std::size_t calls = 0;
+    counter.drain([&](std::uint32_t, std::uint32_t) { ++calls; });
+    CHECK(calls == 0);
+}
+
+TEST_CASE("PostingIndex count_pairs_chunked hands each chunk its pairs in order, for every thread count",
+          "[posting_index]") {
+    std::mt19937_64 rng(23);
+    const std::size_t n = 5000;  // 20 chunks of 256, pairs across summary words of the counter
+    semfp::PostingIndex idx;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        keys d;
+        const std::size_t count = rng() % 8;
+        for (std::size_t k = 0; k < count; ++k) {
+            d.push_back(rng() % 3000);
+        }
+        idx.add(i, d, 0);
+    }
+    idx.build();
+    semfp::pair_count_options one;
+    one.max_postings = 40;
+    const auto all = idx.count_pairs(one);
+    REQUIRE(all.size() > 1000);
+    struct chunk {
+        std::vector<semfp::shared_key_pair> pairs;
+        bool visited = false;
+    };
+    for (const unsigned threads : {1u, 2u, 3u}) {
+        semfp::pair_count_options o = one;
+        o.threads = threads;
+        const auto chunks = idx.count_pairs_chunked<chunk>(
+            o, [](chunk& c, std::uint32_t a, std::uint32_t b, std::uint32_t shared) {
+                c.visited = true;
+                c.pairs.push_back({a, b, shared});
+            });
+        REQUIRE(chunks.size() == (n + semfp::PostingIndex::pair_chunk_documents - 1) / semfp::PostingIndex::pair_chunk_documents);
+        std::vector<semfp::shared_key_pair> flat;
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            for (const auto& p : chunks[c].pairs) {
+                CHECK(p.a / semfp::PostingIndex::pair_chunk_documents == c);
+            }
+            flat.insert(flat.end(), chunks[c].pairs.begin(), chunks[c].pairs.end());
+        }
+        CHECK(flat == all);
+    }
+}
+
+TEST_CASE("PostingIndex count_pairs_chunked rethrows what a visit throws", "[posting_index]") {
+    semfp::PostingIndex idx;
+    const keys shared{1, 2, 3};
+    for (std::uint32_t i = 0; i < 1000; ++i) {
+        idx.add(i, shared, 0);
+    }
+    idx.build();
+    for (const unsigned threads : {1u, 2u, 4u}) {
+        semfp::pair_count_options o;
+        o.threads = threads;
+        REQUIRE_THROWS_AS(
+            (void)idx.count_pairs_chunked<int>(o,
+                                               [](int&, std::uint32_t a, std::uint32_t b, std::uint32_t) {
+                                                   if (a == 700 && b == 900) {
+                                                       semfp::detail::throw_invalid_argument("stop");
+                                                   }
+                                               }),
+            semfp::invalid_argument_error);
+    }
 }

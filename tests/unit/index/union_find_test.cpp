@@ -101,3 +101,18 @@ TEST_CASE("radius-2 rule does not depend on edge order", "[union_find]") {
         CHECK(near);
     }
 }
+
+TEST_CASE("radius2_clusters from centres groups nodes as the edge form does", "[union_find]") {
+    std::mt19937 rng(13);
+    edges g;
+    for (int i = 0; i < 200; ++i) {
+        g.push_back({static_cast<std::uint32_t>(rng() % 90), static_cast<std::uint32_t>(rng() % 90)});
+    }
+    const auto centre = semfp::radius2_centres(90, g);
+    const auto grouped = semfp::radius2_clusters(centre);
+    CHECK(grouped == semfp::radius2_clusters(90, g));
+    CHECK(grouped.size() < 90);
+    CHECK(semfp::radius2_clusters(std::vector<std::uint32_t>{2, 2, 2, 0}) == clusters{{0, 1, 2}, {3}});
+    CHECK(semfp::radius2_clusters(std::vector<std::uint32_t>{}).empty());
+    REQUIRE_THROWS_AS((void)semfp::radius2_clusters(std::vector<std::uint32_t>{0, 2}), semfp::invalid_argument_error);
+}
