@@ -7,7 +7,9 @@
 #
 # usage: bench/dedup_scaling.sh SEMFP INPUT.jsonl [RUNS=5] [extra dedup options...]
 #   THREADS="1 2" (default) - thread counts; the first is the baseline of the ratios
-#   BASELINE=/path/to/other/semfp - also time another build with the first thread count
+#   BASELINE=/path/to/other/semfp - also time another build, at every thread count, interleaved
+#     with this build's runs (this t1, this t2, baseline t1, baseline t2, ...); a second table
+#     gives the baseline's own speed-up, so the two builds' ratios come from the same rounds
 # The 100,000-document input of bench/results/dedup.md comes from bench/dedup_input.py.
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -33,15 +35,28 @@ run_one() {  # label tool threads
 }
 labels=()
 for t in "${threads[@]}"; do labels+=("t$t"); done
-[ -n "${BASELINE:-}" ] && labels+=("baseline")
+blabels=()
+if [ -n "${BASELINE:-}" ]; then
+    for t in "${threads[@]}"; do blabels+=("baseline_t$t"); done
+fi
 for ((r = 0; r < runs; r++)); do
     for t in "${threads[@]}"; do run_one "t$t" "$tool" "$t"; done
-    if [ -n "${BASELINE:-}" ]; then run_one baseline "$BASELINE" "${threads[0]}"; fi
+    if [ -n "${BASELINE:-}" ]; then
+        for t in "${threads[@]}"; do run_one "baseline_t$t" "$BASELINE" "$t"; done
+    fi
 done
 bench_load after
 
 base=${labels[0]}
 echo
 bench_table "$work" "$docs" "$base" "speed-up vs $base (median of paired wall ratios)" '$1 / $4' "${labels[@]}"
+if [ -n "${BASELINE:-}" ]; then
+    echo
+    bench_table "$work" "$docs" "${blabels[0]}" "speed-up vs ${blabels[0]} (median of paired wall ratios)" '$1 / $4' \
+        "${blabels[@]}"
+    echo
+    bench_table "$work" "$docs" "${blabels[0]}" "wall vs ${blabels[0]} (median of paired ratios)" '$4 / $1' \
+        "${labels[0]}"
+fi
 echo
 echo "$docs documents; outputs of all runs identical; $runs runs each, interleaved; warm page cache."

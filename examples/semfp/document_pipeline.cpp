@@ -54,7 +54,7 @@ void DocumentPipeline::run(const prepare_fn& prepare, const consume_fn& consume)
     job.read = [&](std::size_t slot) {
         read.start();
         block& b = m_blocks[slot];
-        const std::size_t n = m_reader.read_batch(b.docs, batch_docs, batch_bytes);
+        const std::size_t n = m_reader.read_batch(b.docs, batch_docs, block_bytes);
         m_reader.take_reports(b.reports);
         if (n != 0) b.extracted.resize(n);
         if (n == 0) last_reports.swap(b.reports);

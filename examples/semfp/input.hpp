@@ -52,6 +52,11 @@ struct Document {
     std::vector<input_problem> problems;  ///< to report, in input order
 };
 
+/// Spare capacity the reader leaves after the raw bytes of a line document (JSON Lines, lines):
+/// a parser that reads a little past the end (simdjson reads up to 64 bytes) then works on the
+/// line where it is, without growing and copying the buffer on the worker thread.
+inline constexpr std::size_t line_slack = 64;
+
 /// Decodes and parses the raw bytes the reader left in `doc` (thread-safe; `opt` is read only).
 void finish_document(Document& doc, const input_options& opt, bool keep_raw);
 

@@ -89,6 +89,8 @@ namespace {
 constexpr std::size_t reused_parser_limit = std::size_t{16} << 20;
 }  // namespace
 
+static_assert(line_slack >= simdjson::SIMDJSON_PADDING, "the reader leaves simdjson's padding after each line");
+
 bool parse_json_line_fast(Document& doc, const input_options& opt, bool keep_raw) {
     thread_local simdjson::dom::parser reused;
     simdjson::dom::parser large;
