@@ -69,7 +69,7 @@ add_test(NAME semfp.tool.pipeline_blocks
   COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:semfp_tool>"
     "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/semfp_test_pipeline_blocks" "-DTHREADS=${semfp_blocks_threads}"
     -P "${CMAKE_CURRENT_SOURCE_DIR}/semfp/tests/pipeline_blocks.cmake")
-set_tests_properties(semfp.tool.pipeline_blocks PROPERTIES TIMEOUT 300)
+set_tests_properties(semfp.tool.pipeline_blocks PROPERTIES TIMEOUT 300 COST 40)
 # The tool's one JSON string escaper in both modes: outputs (UTF-8 through) and option digests
 # (ASCII, as Python's json.dumps).
 add_executable(semfp_json_escape semfp/tests/json_escape.cpp semfp/digest.cpp)
