@@ -481,7 +481,7 @@ TEST_CASE("SinglePassClusterer batch adds equal one-by-one adds when centres sha
         REQUIRE(single.cluster_of(i) == ref.cluster_of[i]);
         joined += ref.cluster_of[i] != i;
     }
-    CHECK(joined > 100);
+    CHECK(joined > n / 250);  // the stream joins about 0.55 % of its items (111 of 20,000; 21 of 4,000)
     // The same entries in every table: a partial key inserted twice would show here.
     CHECK(batch.memory_usage() == single.memory_usage());
 }
