@@ -294,9 +294,14 @@ template <class Next>
     const bool four = (v & 0xF0000000ull) == 0xF0000000ull;
     if (!fused_test_bit(raw.pair, tw_raw_pair_slot(key))) return !four;
     // A pair that starts some phrase (about 1 in 20 Han characters): the phrase is not there
-    // unless the pair is one or a third character may continue it.
-    return !four && !fused_test_bit(raw.pair2, tw_raw_pair2_slot(key)) && static_cast<unsigned char>(in[6]) < 0xF0 &&
-           !fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[8])));
+    // unless the pair is one or a third character may continue it. These pairs are mostly
+    // frequent words that start only longer phrases (on the corpus wen-jian, shi-yong,
+    // ming-ling), and whether a third character continues one is not predictable: the parts
+    // are combined without branches, so the caller's one branch on the answer is the only one.
+    const bool pair2 = fused_test_bit(raw.pair2, tw_raw_pair2_slot(key));
+    const bool third_four = static_cast<unsigned char>(in[6]) >= 0xF0;
+    const bool triple = fused_test_bit(raw.triple, tw_raw_triple_slot(v, static_cast<unsigned char>(in[8])));
+    return !(four | pair2 | third_four | triple);
 }
 
 /// True when no Taiwan phrase starts at the three-byte character at `in[i]` whose folded code
