@@ -12,12 +12,21 @@
 // tokens); the radius with the largest recall wins (ties: the smaller radius). Both halves are
 // then reported with that rule, next to Simhash alone at recommended_distance. The sketch
 // estimate is compared with exact Jaccard on a sample of pairs.
+//
+// "The whole rule chosen on the tuning half" (support/two_stage_calibration.hpp) chooses the
+// accept distance too (the largest distance with no long negative of the tuning half), then the
+// radius and min_similarity, and reports the library default and that rule on both halves, for
+// the default signatures and for two 64-bit variants with the Taiwan vocabulary fold
+// (normalize_options::fold_phrases, on at 128 bits only): in the fingerprint and the sketch, and
+// in the sketch only. Every rule is printed before any confirmation figure of it; the false
+// positives of the confirmation half are listed with their distance and estimate.
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/sketch_band_index.hpp>
 #include <semfp/text/article.hpp>
 
 #include "support/dev_pairs.hpp"
+#include "support/two_stage_calibration.hpp"
 
 #include <algorithm>
 #include <array>
@@ -363,6 +372,89 @@ void radius_sweep(const std::vector<pair_row>& pairs, const std::vector<semfp::S
     emit("\n");
 }
 
+/// The pairs as the calibration sees them (support/two_stage_calibration.hpp).
+template <std::size_t Bits>
+std::vector<semfp::bench::calibration_pair> calibration_view(const std::vector<pair_row>& pairs,
+                                                             const std::vector<semfp::Signature<Bits>>& sig,
+                                                             std::uint32_t short_features) {
+    const semfp::sketch_band_layout def{};
+    std::vector<semfp::bench::calibration_pair> out;
+    out.reserve(pairs.size());
+    for (const auto& p : pairs) {
+        const auto& x = sig[p.a];
+        const auto& y = sig[p.b];
+        const pair_view v = view_of(x, y, short_features);
+        out.push_back({v.d, v.j, v.is_short, x.sketch.empty() && y.sketch.empty(),
+                       semfp::share_band(x.sketch, y.sketch, def), p.positive, p.half});
+    }
+    return out;
+}
+
+/// The whole rule (accept distance, radius, min_similarity) chosen on the tuning half, then the
+/// library default and that rule per kind on both halves (banded stage, default layout).
+template <std::size_t Bits, class Emit>
+void whole_rule(const std::string& title, const std::vector<pair_row>& pairs,
+                const std::vector<semfp::Signature<Bits>>& sig, Emit& emit) {
+    namespace sb = semfp::bench;
+    const auto lib = semfp::two_stage_rule::recommended<Bits>();
+    const auto view = calibration_view<Bits>(pairs, sig, lib.short_features);
+    std::vector<unsigned> radii;
+    for (unsigned r = semfp::two_stage_rule::exact_search_limit<Bits>; r <= Bits; r += 4) radii.push_back(r);
+    const auto chosen = sb::choose_rule(view, 0, lib, radii, semfp::HammingIndex<Bits>::max_radius, required_margin);
+    unsigned nearest[2] = {~0u, ~0u};  // nearest long negative per half
+    for (const auto& p : view)
+        if (p.half >= 0 && !p.positive && !p.is_short) nearest[p.half] = std::min(nearest[p.half], p.d);
+    char buf[768];
+    std::snprintf(buf, sizeof buf,
+                  "### %zu bits, %s: the whole rule chosen on the tuning half\n\nTuning half: nearest long negative at "
+                  "distance %u, so accept distance %u; radius %u, min_similarity %.3f (largest long negative estimate "
+                  "within the radius + %.3f, rounded up); %zu tuning positives found, %zu tuning false positives. "
+                  "Library default: accept distance %u, radius %u, min_similarity %.3f.\n\n",
+                  Bits, title.c_str(), nearest[0], chosen.rule.accept_distance, chosen.rule.radius,
+                  chosen.rule.min_similarity, required_margin, chosen.positives, chosen.false_positives,
+                  lib.accept_distance, lib.radius, lib.min_similarity);
+    emit(buf);
+    std::snprintf(buf, sizeof buf,
+                  "Confirmation half (looked at after the rule above was fixed): nearest long negative at distance "
+                  "%u.\n\n| kind | pairs (tune / confirm) | library tuning | library confirmation | chosen tuning | "
+                  "chosen confirmation |\n|---|---:|---:|---:|---:|---:|\n",
+                  nearest[1]);
+    emit(buf);
+    std::map<std::string, std::array<std::size_t, 6>> t;  // per half: n, library, chosen
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (view[i].half < 0) continue;
+        auto& row = t[pairs[i].kind];
+        const std::size_t o = view[i].half == 0 ? 0 : 3;
+        ++row[o];
+        row[o + 1] += sb::banded_finds(lib, view[i]) ? 1 : 0;
+        row[o + 2] += sb::banded_finds(chosen.rule, view[i]) ? 1 : 0;
+    }
+    auto pct = [](std::size_t a, std::size_t n) { return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n); };
+    for (const auto& [kind, r] : t) {
+        if (kind == "negative" || kind == "site_negative")
+            std::snprintf(buf, sizeof buf, "| %s (false positives) | %zu / %zu | %zu | %zu | %zu | %zu |\n", kind.c_str(), r[0],
+                          r[3], r[1], r[4], r[2], r[5]);
+        else
+            std::snprintf(buf, sizeof buf, "| %s | %zu / %zu | %.1f %% | %.1f %% | %.1f %% | %.1f %% |\n", kind.c_str(), r[0],
+                          r[3], pct(r[1], r[0]), pct(r[4], r[3]), pct(r[2], r[0]), pct(r[5], r[3]));
+        emit(buf);
+    }
+    bool any = false;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto& p = view[i];
+        if (p.positive || p.half < 0) continue;
+        const bool by_lib = sb::banded_finds(lib, p);
+        const bool by_chosen = sb::banded_finds(chosen.rule, p);
+        if (!by_lib && !by_chosen) continue;
+        if (!any) emit("\nFalse positives (half, kind, distance, estimate, accepted by):\n\n");
+        any = true;
+        std::snprintf(buf, sizeof buf, "- half %d, %s, distance %u, estimate %.4f, %s\n", p.half, pairs[i].kind.c_str(), p.d,
+                      p.j, by_lib && by_chosen ? "both rules" : by_lib ? "the library rule" : "the chosen rule");
+        emit(buf);
+    }
+    emit("\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -459,6 +551,25 @@ int main(int argc, char** argv) {
     banding(pairs, docs, emit);
     radius_sweep<64>(pairs, docs.s64, emit);
     radius_sweep<128>(pairs, docs.s128, emit);
+
+    whole_rule<64>("default signature", pairs, docs.s64, emit);
+    whole_rule<128>("default signature", pairs, docs.s128, emit);
+    {
+        // 64 bits with the Taiwan vocabulary fold: in the fingerprint and the sketch (one
+        // fused pass, as at 128 bits), and in the sketch only (the fingerprint stays the default).
+        semfp::fingerprint_options fo = semfp::default_fingerprint_options<64>();
+        fo.normalize.fold_phrases = true;
+        const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, 64> folded{
+            semfp::Fingerprinter<semfp::default_tokenizer, semfp::default_hash, 64>(semfp::default_tokenizer{}, fo)};
+        std::vector<semfp::Signature<64>> full;
+        std::vector<semfp::Signature<64>> sketch_only;
+        for (std::size_t i = 0; i < docs.texts.size(); ++i) {
+            full.push_back(folded(docs.texts[i]));
+            sketch_only.push_back({docs.s64[i].fingerprint, full.back().sketch});
+        }
+        whole_rule<64>("Taiwan vocabulary fold in fingerprint and sketch", pairs, full, emit);
+        whole_rule<64>("Taiwan vocabulary fold in the sketch only", pairs, sketch_only, emit);
+    }
 
     // Sketch estimate against exact Jaccard of the same tokens, on a sample of pairs.
     {

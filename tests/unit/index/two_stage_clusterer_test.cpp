@@ -409,3 +409,66 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer follows its definition with exact sket
         if (match == semfp::match_policy::centres) REQUIRE(mixed > 0);
     }
 }
+
+TEMPLATE_TEST_CASE_SIG("TwoStageClusterer: a rule with another accept distance decides with it and keeps it through save "
+                       "and load",
+                       "[index][two_stage]", ((std::size_t Bits), Bits), 64, 128) {
+    // The default accept distance is the recommended one; a calibrated rule may move it.
+    REQUIRE(semfp::TwoStageClusterer<Bits>{}.rule().accept_distance == semfp::recommended_distance<Bits>);
+    auto rule = semfp::two_stage_rule::recommended<Bits>();
+    rule.accept_distance = semfp::recommended_distance<Bits> + 2;
+    rule.radius = Bits == 64 ? 24u : 36u;
+    rule.min_similarity = 0.653;
+    std::mt19937_64 rng(Bits + 1);
+    // Long texts with unrelated sketches: only the distance can join them.
+    auto pair_at = [&](unsigned d) {
+        semfp::Signature<Bits> a;
+        std::array<std::uint64_t, Bits / 64> w{};
+        for (auto& x : w) x = rng();
+        a.fingerprint = semfp::Fingerprint<Bits>(w);
+        a.sketch = random_sketch(rng);
+        semfp::Signature<Bits> b;
+        for (unsigned i = 0; i < d; ++i) w[i / 64] ^= std::uint64_t{1} << (i % 64);
+        b.fingerprint = semfp::Fingerprint<Bits>(w);
+        b.sketch = random_sketch(rng);
+        REQUIRE(semfp::estimated_jaccard(a.sketch, b.sketch) < 0.2);
+        return std::pair{a, b};
+    };
+    semfp::TwoStageClusterer<Bits> c({rule, {}, semfp::match_policy::centres});
+    semfp::TwoStageClusterer<Bits> dflt;
+    std::vector<semfp::Signature<Bits>> added;
+    std::uint64_t id = 0;
+    for (const unsigned d : {rule.accept_distance, rule.accept_distance + 1, semfp::recommended_distance<Bits> + 1}) {
+        const auto [a, b] = pair_at(d);
+        REQUIRE(c.add(a, id).is_new);
+        REQUIRE(dflt.add(a, id).is_new);
+        added.push_back(a);
+        ++id;
+        const auto got = c.add(b, id);
+        REQUIRE(got.is_new == (d > rule.accept_distance));
+        if (!got.is_new) REQUIRE(got.distance == d);
+        REQUIRE(dflt.add(b, id).is_new == (d > semfp::recommended_distance<Bits>));
+        added.push_back(b);
+        ++id;
+    }
+    std::stringstream ss;
+    c.save(ss);
+    semfp::TwoStageClusterer<Bits> loaded;  // the default rule, replaced by the saved one
+    loaded.load(ss);
+    REQUIRE(loaded.rule().accept_distance == rule.accept_distance);
+    REQUIRE(loaded.rule().radius == rule.radius);
+    REQUIRE(loaded.rule().min_similarity == rule.min_similarity);
+    REQUIRE(loaded.rule().short_features == rule.short_features);
+    REQUIRE(loaded.rule().short_similarity == rule.short_similarity);
+    REQUIRE(loaded.cluster_count() == c.cluster_count());
+    for (std::uint64_t i = 0; i < id; ++i) REQUIRE(loaded.cluster_of(i) == c.cluster_of(i));
+    // The loaded clusterer goes on deciding with the saved accept distance.
+    auto probe = added.front();
+    auto words = probe.fingerprint.data();
+    for (unsigned i = 0; i < rule.accept_distance; ++i) words[(Bits - 1 - i) / 64] ^= std::uint64_t{1} << ((Bits - 1 - i) % 64);
+    probe.fingerprint = semfp::Fingerprint<Bits>(words);
+    probe.sketch = random_sketch(rng);
+    const auto joined = loaded.add(probe, id);
+    REQUIRE_FALSE(joined.is_new);
+    REQUIRE(joined.distance == rule.accept_distance);
+}
