@@ -218,8 +218,8 @@ public:
     /// A copy takes its segments from an arena of its own.
     packed_table(const packed_table& o)
         : m_size(o.m_size),
-          m_arena(std::make_shared<segment_arena>(o.m_arena ? o.m_arena->threshold()
-                                                            : segment_arena::default_threshold)) {
+          m_arena(
+              std::make_shared<segment_arena>(o.m_arena ? o.m_arena->threshold() : segment_arena::default_threshold)) {
         m_segs.resize(o.m_segs.size());
         try {
             for (std::size_t g = 0; g < o.m_segs.size(); ++g) {
