@@ -66,6 +66,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,11 @@ public:
     /// 16-bit units kept per secondary entry (the primary's bucket window included).
     static constexpr unsigned secondary_units = Bits == 64 ? 2 : 4;
     static_assert(Bits / 16 <= max_plan_steps, "every block gets at most one plan step");
+    /// The tables share one `segment_arena`, which serves huge pages once they hold this much
+    /// together: on virtual machines where a 4 KiB page fault costs tens of microseconds, the
+    /// faults of a 1 M-entry index on the heap cost a third of a Single-Pass run; shared, the
+    /// tables leave one partly used huge page, not one each (bench/results/index.md).
+    static constexpr std::size_t shared_arena_threshold = std::size_t{1} << 20;
 
     multi_index() : multi_index(3) {}
     explicit multi_index(unsigned max_k) : multi_index(max_k, default_block_count<Bits>(max_k)) {}
@@ -131,6 +137,10 @@ public:
             m_layouts.push_back(std::move(l));
             if (t > 0) m_secondary.emplace_back();
         }
+        // One arena for every table (see `shared_arena_threshold`).
+        auto arena = std::make_shared<segment_arena>(shared_arena_threshold);
+        m_primary.use_arena(arena);
+        for (auto& table : m_secondary) table.use_arena(arena);
         // Can a secondary's partial key use the primary's lane filter (window 16 known)?
         for (auto& l : m_layouts) {
             key_type w{};

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #if defined(__SSE2__) || defined(_M_X64)
@@ -206,11 +207,19 @@ public:
         m_arena.swap(o.m_arena);
     }
 
-    /// The allocator of the segments (tests lower its huge-page threshold).
-    [[nodiscard]] segment_arena& arena() noexcept { return m_arena; }
-    [[nodiscard]] const segment_arena& arena() const noexcept { return m_arena; }
+    /// Takes its segments from `arena` from now on, which other tables may share (a multi-index
+    /// shares one between its tables: one partly used huge page instead of one per table).
+    /// Precondition: the table holds no segment.
+    void use_arena(std::shared_ptr<segment_arena> arena) noexcept { m_arena = std::move(arena); }
 
-    packed_table(const packed_table& o) : m_size(o.m_size), m_arena(o.m_arena.threshold()) {
+    /// The allocator of the segments (tests lower its huge-page threshold).
+    [[nodiscard]] segment_arena& arena() { return own_arena(); }
+
+    /// A copy takes its segments from an arena of its own.
+    packed_table(const packed_table& o)
+        : m_size(o.m_size),
+          m_arena(
+              std::make_shared<segment_arena>(o.m_arena ? o.m_arena->threshold() : segment_arena::default_threshold)) {
         m_segs.resize(o.m_segs.size());
         try {
             for (std::size_t g = 0; g < o.m_segs.size(); ++g) {
@@ -266,7 +275,7 @@ private:
     }
     /// A segment with a fresh block for 2^j buckets and `cap` slots (contents undefined).
     [[nodiscard]] segment allocate_segment(unsigned j, std::size_t cap) {
-        auto* block = static_cast<std::byte*>(m_arena.allocate(block_bytes(j, cap)));
+        auto* block = static_cast<std::byte*>(own_arena().allocate(block_bytes(j, cap)));
         segment s;
         s.dir = reinterpret_cast<std::uint32_t*>(block);
         s.data = reinterpret_cast<std::uint16_t*>(block + dir_bytes(j));
@@ -277,7 +286,7 @@ private:
         return s;
     }
     void release(segment& s) noexcept {
-        if (s.cap != 0) m_arena.deallocate(s.dir, block_bytes(s.j, s.cap));
+        if (s.cap != 0) m_arena->deallocate(s.dir, block_bytes(s.j, s.cap));
         s = segment{};
     }
     void release_all() noexcept {
@@ -503,7 +512,13 @@ private:
 
     std::vector<segment> m_segs;
     std::size_t m_size = 0;
-    segment_arena m_arena;
+    // Created on first use (a moved-from or new table allocates nothing); shared by `use_arena`.
+    std::shared_ptr<segment_arena> m_arena;
+
+    [[nodiscard]] segment_arena& own_arena() {
+        if (!m_arena) m_arena = std::make_shared<segment_arena>();
+        return *m_arena;
+    }
 };
 
 }  // namespace detail

@@ -61,9 +61,9 @@ struct hamming_match {
 /// Ids are 64-bit values chosen by the caller and must be unique; at most 2^32 - 2 entries. Memory (64-bit, k = 3, four tables, measured with `memory_usage()`):
 /// about 53 bytes per entry at 10 M entries and 57 at 1 M: the tables take about 24 (22 plus
 /// bucket slack: only the primary table keeps whole fingerprints and ids, see
-/// detail/multi_index.hpp), the fingerprints, ids and id map the rest. A table whose segments
-/// pass 16 MiB takes them from transparent huge pages where Linux offers them, as in
-/// `SinglePassClusterer` (detail/segment_arena.hpp); smaller tables stay on the heap.
+/// detail/multi_index.hpp), the fingerprints, ids and id map the rest. Once the tables hold
+/// 1 MiB together their segments come from transparent huge pages where Linux offers them, as
+/// in `SinglePassClusterer` (detail/segment_arena.hpp); smaller indexes stay on the heap.
 ///
 /// Not thread-safe for writers; concurrent const calls are safe.
 template <std::size_t Bits>

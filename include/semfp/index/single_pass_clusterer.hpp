@@ -51,9 +51,10 @@ inline namespace v0 {
 /// the index entry of each centre (about 24 bytes at 64 bits with four blocks). While ids
 /// arrive in ascending order they are looked up by binary search (consecutive: by subtraction);
 /// the first id out of order builds an id map (4 bytes per slot, at most 3/4 full), kept from
-/// then on. Storage grows in chunks, never by copying everything; once an index table holds
-/// 16 MiB its segments move to transparent huge pages where the system offers them
-/// (detail/segment_arena.hpp: fewer TLB misses per probe). Measured figures (time and
+/// then on. Storage grows in chunks, never by copying everything; once the index tables hold
+/// 1 MiB together their segments come from transparent huge pages where the system offers them
+/// (detail/segment_arena.hpp: one page fault per 2 MiB, not per 4 KiB, and fewer TLB misses
+/// per probe). Measured figures (time and
 /// peak RSS per fingerprint at 1 M and 10 M): bench/results/index.md.
 template <std::size_t Bits>
 class SinglePassClusterer {

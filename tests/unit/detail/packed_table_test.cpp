@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <random>
 #include <utility>
 #include <vector>
@@ -120,4 +121,51 @@ TEST_CASE("packed_table copies keep what they copied", "[detail][packed_table]")
     }
     REQUIRE(contents(a) == before);
     REQUIRE(b.size() == a.size() + 3000);
+}
+
+TEST_CASE("packed_tables sharing one arena keep their entries apart", "[detail][packed_table]") {
+    // Two tables of different layouts take their blocks from one arena (huge pages from the
+    // first block), filling the same windows in turns: each must read back exactly its own
+    // entries, the arena must hold exactly their blocks, and a copy must use an arena of its own.
+    auto arena = std::make_shared<semfp::detail::segment_arena>(0);
+    semfp::detail::packed_table<3, true> a;
+    semfp::detail::packed_table<2, false> b;
+    a.use_arena(arena);
+    b.use_arena(arena);
+    model<3> want_a;
+    model<2> want_b;
+    std::mt19937_64 rng(31);
+    for (int i = 0; i < 20'000; ++i) {
+        const auto w = static_cast<std::uint16_t>(rng() % 3 == 0 ? (0x3300 | (rng() & 0xFF)) : rng());
+        if (i % 2 == 0) {
+            const std::array<std::uint16_t, 3> u{static_cast<std::uint16_t>(rng()), static_cast<std::uint16_t>(i), 5};
+            a.reserve_for(w);
+            a.insert(w, u.data(), static_cast<std::uint32_t>(i));
+            want_a[w].push_back({u, static_cast<std::uint32_t>(i)});
+        } else {
+            const std::array<std::uint16_t, 2> u{static_cast<std::uint16_t>(rng()), static_cast<std::uint16_t>(i)};
+            b.reserve_for(w);
+            b.insert(w, u.data(), 0);
+            want_b[w].push_back({u, 0});
+        }
+    }
+    REQUIRE(contents(a) == want_a);
+    REQUIRE(contents(b) == want_b);
+    CHECK(&a.arena() == arena.get());
+    CHECK(arena->mapped_bytes() > 0);
+    // Block bytes are whole multiples of the alignment: the arena's live bytes are the tables'.
+    const std::size_t seg_vectors = 2 * semfp::detail::packed_table<2, false>::segment_count;
+    CHECK(arena->live_bytes() <= a.memory_bytes() + b.memory_bytes());
+    CHECK(arena->live_bytes() + seg_vectors * 64 >= a.memory_bytes() + b.memory_bytes());
+    {
+        semfp::detail::packed_table<3, true> copy(a);
+        CHECK(&copy.arena() != arena.get());
+        REQUIRE(contents(copy) == want_a);
+    }
+    const std::size_t live = arena->live_bytes();
+    a.clear();
+    CHECK(arena->live_bytes() < live);
+    REQUIRE(contents(b) == want_b);
+    b.clear();
+    CHECK(arena->live_bytes() == 0);
 }
