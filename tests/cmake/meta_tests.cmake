@@ -20,11 +20,6 @@ else()
   add_library(semfp_header_check OBJECT EXCLUDE_FROM_ALL ${semfp_header_tus})
 endif()
 target_link_libraries(semfp_header_check PRIVATE semfp::semfp semfp_dev)
-# These translation units emit no code, so the optimiser has nothing to do or warn about, yet -O2
-# costs a quarter more front-end time than -O0 on them (94 headers, about 190 s of CPU at -O2).
-if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-  target_compile_options(semfp_header_check PRIVATE -O0 -g0)
-endif()
 
 # --- versions agree: project(), version.hpp, vcpkg port ---
 add_test(NAME semfp.versions_agree
