@@ -22,6 +22,16 @@ semfp::MinHashSketch random_sketch(std::mt19937_64& rng, std::uint32_t features 
     return semfp::MinHashSketch(b, features);
 }
 
+/// A signature with a random fingerprint (its words in `w`) and a random sketch.
+template <std::size_t Bits>
+semfp::Signature<Bits> random_signature(std::mt19937_64& rng, std::array<std::uint64_t, Bits / 64>& w) {
+    semfp::Signature<Bits> a;
+    for (auto& x : w) x = rng();
+    a.fingerprint = semfp::Fingerprint<Bits>(w);
+    a.sketch = random_sketch(rng);
+    return a;
+}
+
 /// `s` with `changes` bins (at random positions, possibly repeated) given other values.
 semfp::MinHashSketch edited(const semfp::MinHashSketch& s, unsigned changes, std::mt19937_64& rng) {
     auto b = s.values();
@@ -247,11 +257,8 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer: the default rule joins copies beyond 
     // Copies differing in `d` bits of the fingerprint and 3 bins of the sketch (similarity
     // about 0.98), each of a different original.
     auto pair_at = [&](unsigned d) {
-        semfp::Signature<Bits> a;
         std::array<std::uint64_t, Bits / 64> w{};
-        for (auto& x : w) x = rng();
-        a.fingerprint = semfp::Fingerprint<Bits>(w);
-        a.sketch = random_sketch(rng);
+        const auto a = random_signature<Bits>(rng, w);
         semfp::Signature<Bits> b = a;
         auto words = b.fingerprint.data();
         std::vector<unsigned> bits(Bits);
@@ -422,11 +429,8 @@ TEMPLATE_TEST_CASE_SIG("TwoStageClusterer: a rule with another accept distance d
     std::mt19937_64 rng(Bits + 1);
     // Long texts with unrelated sketches: only the distance can join them.
     auto pair_at = [&](unsigned d) {
-        semfp::Signature<Bits> a;
         std::array<std::uint64_t, Bits / 64> w{};
-        for (auto& x : w) x = rng();
-        a.fingerprint = semfp::Fingerprint<Bits>(w);
-        a.sketch = random_sketch(rng);
+        const auto a = random_signature<Bits>(rng, w);
         semfp::Signature<Bits> b;
         for (unsigned i = 0; i < d; ++i) w[i / 64] ^= std::uint64_t{1} << (i % 64);
         b.fingerprint = semfp::Fingerprint<Bits>(w);
