@@ -102,6 +102,34 @@ template <std::size_t Words>
     return static_cast<std::uint16_t>(rotate_left<Words>(x, p)[0] >> 48);
 }
 
+/// Sets bit `i` of `k` (counted from the most significant).
+template <std::size_t Words>
+constexpr void set_key_bit(key_t<Words>& k, unsigned i) noexcept {
+    k[i / 64] |= std::uint64_t{1} << (63 - i % 64);
+}
+
+/// Sets the 16 bits of `k` starting at bit `p` (cyclically).
+template <std::size_t Words>
+constexpr void add_key_window(key_t<Words>& k, unsigned p) noexcept {
+    for (unsigned i = 0; i < 16; ++i) set_key_bit<Words>(k, (p + i) % static_cast<unsigned>(Words * 64));
+}
+
+/// True if `a` and `b` share no set bit.
+template <std::size_t Words>
+[[nodiscard]] constexpr bool keys_disjoint(const key_t<Words>& a, const key_t<Words>& b) noexcept {
+    for (std::size_t i = 0; i < Words; ++i)
+        if ((a[i] & b[i]) != 0) return false;
+    return true;
+}
+
+/// True if every bit set in `inner` is set in `outer`.
+template <std::size_t Words>
+[[nodiscard]] constexpr bool key_covers(const key_t<Words>& outer, const key_t<Words>& inner) noexcept {
+    for (std::size_t i = 0; i < Words; ++i)
+        if ((inner[i] & ~outer[i]) != 0) return false;
+    return true;
+}
+
 /// A key that is `v` at bits [p, p + 16) and zero elsewhere.
 template <std::size_t Words>
 [[nodiscard]] constexpr key_t<Words> window_key(std::uint16_t v, unsigned p) noexcept {

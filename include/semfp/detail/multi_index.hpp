@@ -108,7 +108,7 @@ public:
         for (unsigned t = 0; t < m; ++t) {
             layout l;
             l.bucket = m_blocks[t].start;
-            for (unsigned i = 0; i < m_blocks[t].length; ++i) set_bit(l.block_mask, m_blocks[t].start + i);
+            for (unsigned i = 0; i < m_blocks[t].length; ++i) set_key_bit(l.block_mask, m_blocks[t].start + i);
             if (t == 0) {
                 for (unsigned p = 16; p < Bits; p += 16) l.pos.push_back(p);
             } else {
@@ -124,16 +124,16 @@ public:
                     key_type a{};
                     key_type b{};
                     key_type lane0{};
-                    add_window(lane0, 16);
-                    for (const unsigned p : alt) add_window(a, p);
-                    for (const unsigned p : l.pos) add_window(b, p);
-                    add_window(a, l.bucket);
-                    add_window(b, l.bucket);
-                    if (covers(a, lane0) || !covers(b, lane0)) l.pos = std::move(alt);
+                    add_key_window(lane0, 16);
+                    for (const unsigned p : alt) add_key_window(a, p);
+                    for (const unsigned p : l.pos) add_key_window(b, p);
+                    add_key_window(a, l.bucket);
+                    add_key_window(b, l.bucket);
+                    if (key_covers(a, lane0) || !key_covers(b, lane0)) l.pos = std::move(alt);
                 }
             }
-            add_window(l.known, l.bucket);
-            for (const unsigned p : l.pos) add_window(l.known, p);
+            add_key_window(l.known, l.bucket);
+            for (const unsigned p : l.pos) add_key_window(l.known, p);
             m_layouts.push_back(std::move(l));
             if (t > 0) m_secondary.emplace_back();
         }
@@ -144,8 +144,8 @@ public:
         // Can a secondary's partial key use the primary's lane filter (window 16 known)?
         for (auto& l : m_layouts) {
             key_type w{};
-            add_window(w, m_layouts[0].pos[0]);
-            l.primary_lane_known = covers(l.known, w);
+            add_key_window(w, m_layouts[0].pos[0]);
+            l.primary_lane_known = key_covers(l.known, w);
             for (std::size_t i = 0; i < words; ++i) l.known_block[i] = l.block_mask[i] & l.known[i];
         }
         m_max_shared = 0;
@@ -362,13 +362,13 @@ private:
         for (std::size_t s = 0; s < plan.count; ++s) {
             const layout& l = m_layouts[plan.steps[s].table];
             key_type lane{};
-            add_window(lane, l.pos[0]);
+            add_key_window(lane, l.pos[0]);
             unsigned skip = no_lane_skip;
             unsigned floor = 0;
             for (std::size_t e = 0; e < s; ++e) {
                 const key_type& be = m_layouts[plan.steps[e].table].block_mask;
                 if (be == lane) skip = plan.steps[e].radius;
-                else if (disjoint(be, lane)) floor += plan.steps[e].radius + 1;
+                else if (keys_disjoint(be, lane)) floor += plan.steps[e].radius + 1;
             }
             out.lane_skips[s] = skip;
             out.lane_floors[s] = floor;
@@ -378,10 +378,10 @@ private:
             // lane is skipped), and the step's entries know those bits.
             std::uint32_t tables = 0;
             key_type own{};
-            add_window(own, l.bucket);
-            add_window(own, l.pos[0]);
+            add_key_window(own, l.bucket);
+            add_key_window(own, l.pos[0]);
             for (unsigned t = 1; t < m_layouts.size() && skip == no_lane_skip; ++t)
-                if (covers(m_layouts[t].known, own) && covers(l.known, m_layouts[t].known)) tables |= std::uint32_t{1} << t;
+                if (key_covers(m_layouts[t].known, own) && key_covers(l.known, m_layouts[t].known)) tables |= std::uint32_t{1} << t;
             out.hint_tables[s] = tables;
             out.probes += ball_size(16, plan.steps[s].radius);
         }
@@ -451,7 +451,7 @@ private:
                     if (masked_distance<words>(key, q, l.known_block) > r) return;
                     for (std::size_t e = 0; e < s; ++e) {
                         const layout& le = m_layouts[plan[e].table];
-                        if (covers(l.known, le.block_mask) &&
+                        if (key_covers(l.known, le.block_mask) &&
                             masked_distance<words>(key, q, le.block_mask) <= plan[e].radius)
                             return;
                     }
@@ -505,23 +505,6 @@ private:
         key_type known_block{};          // block_mask & known
         bool primary_lane_known = false; // `known` covers the primary's lane window
     };
-
-    static constexpr void set_bit(key_type& k, unsigned i) noexcept {
-        k[i / 64] |= std::uint64_t{1} << (63 - i % 64);
-    }
-    static constexpr void add_window(key_type& k, unsigned p) noexcept {
-        for (unsigned i = 0; i < 16; ++i) set_bit(k, (p + i) % static_cast<unsigned>(Bits));
-    }
-    [[nodiscard]] static constexpr bool disjoint(const key_type& a, const key_type& b) noexcept {
-        for (std::size_t i = 0; i < words; ++i)
-            if ((a[i] & b[i]) != 0) return false;
-        return true;
-    }
-    [[nodiscard]] static constexpr bool covers(const key_type& outer, const key_type& inner) noexcept {
-        for (std::size_t i = 0; i < words; ++i)
-            if ((inner[i] & ~outer[i]) != 0) return false;
-        return true;
-    }
 
     /// Can a secondary table with bucket window `bucket` store the window at `p`?
     [[nodiscard]] static constexpr bool fits_secondary(unsigned p, unsigned bucket) noexcept {

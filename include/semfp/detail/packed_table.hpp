@@ -489,22 +489,25 @@ private:
 #endif
     }
 
+    /// Copies n units, sizeof(W) / 2 <= n <= sizeof(W), as a first and a last `W` (overlapping),
+    /// both read before either is written.
+    template <class W>
+    static void two_moves(std::uint16_t* to, const std::uint16_t* from, std::size_t n) noexcept {
+        constexpr std::size_t units = sizeof(W) / 2;
+        W a;
+        W z;
+        std::memcpy(&a, from, sizeof(W));
+        std::memcpy(&z, from + n - units, sizeof(W));
+        std::memcpy(to, &a, sizeof(W));
+        std::memcpy(to + n - units, &z, sizeof(W));
+    }
+
     /// Copies n < 8 units with at most two fixed-size moves each way (overlapping).
     static void small_copy(std::uint16_t* to, const std::uint16_t* from, std::size_t n) noexcept {
         if (n >= 4) {
-            std::uint64_t a;
-            std::uint64_t z;
-            std::memcpy(&a, from, 8);
-            std::memcpy(&z, from + n - 4, 8);
-            std::memcpy(to, &a, 8);
-            std::memcpy(to + n - 4, &z, 8);
+            two_moves<std::uint64_t>(to, from, n);
         } else if (n >= 2) {
-            std::uint32_t a;
-            std::uint32_t z;
-            std::memcpy(&a, from, 4);
-            std::memcpy(&z, from + n - 2, 4);
-            std::memcpy(to, &a, 4);
-            std::memcpy(to + n - 2, &z, 4);
+            two_moves<std::uint32_t>(to, from, n);
         } else if (n == 1) {
             to[0] = from[0];
         }
