@@ -8,9 +8,9 @@
 /// splits its entries into 2^j buckets (j <= 8) by the top j bits of the low byte of `w`. While
 /// j < 8 each entry also keeps that low byte (one byte), so that small segments stay small. A
 /// bucket is a contiguous run with its own capacity: the lanes of all its entries (what the lane
-/// filter reads), then for each entry its other units and its value side by side. A full bucket repacks only its segment,
-/// with room for a sixteenth more entries (an eighth in large segments), so growth never copies the whole table and the
-/// transient memory of a repack is one segment.
+/// filter reads), then for each entry its other units and its value side by side. A full bucket repacks only its
+/// segment, with room for a sixteenth more entries (an eighth in large segments), so growth never copies the whole
+/// table and the transient memory of a repack is one segment.
 ///
 /// With `Lanes == 2`, unit 1 of every entry has an array of its own after the lanes: a probe
 /// fetches both arrays with its bucket, and `scan_if` tests an entry the lane filter passes on
@@ -133,7 +133,8 @@ public:
     /// not in at most `skip` bits (`skip < k`, or `no_lane_skip`).
     template <class F>
     void scan(std::uint16_t w, std::uint16_t lane, unsigned k, F&& f, unsigned skip = no_lane_skip) const {
-        scan_if(w, lane, k, skip, [](std::uint16_t, std::uint16_t) { return true; }, std::forward<F>(f));
+        scan_if(
+            w, lane, k, skip, [](std::uint16_t, std::uint16_t) { return true; }, std::forward<F>(f));
     }
 
     /// `scan` that first asks `pre(unit 0, unit 1)` of each entry whose lane passes and skips

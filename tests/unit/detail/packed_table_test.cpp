@@ -97,13 +97,14 @@ void check_against_model(std::uint64_t seed, std::size_t n, std::size_t arena_th
                                              std::popcount(static_cast<unsigned>(u1 ^ second)));
             };
             std::vector<entry<Units>> got;
-            t.scan_if(w, lane, k, semfp::detail::no_lane_skip,
-                      [&](std::uint16_t u0, std::uint16_t u1) { return pair_distance(u0, u1) <= k2; },
-                      [&](const std::uint16_t* u, std::uint32_t v) {
-                          std::array<std::uint16_t, Units> a{};
-                          for (unsigned x = 0; x < Units; ++x) a[x] = u[x];
-                          got.push_back({a, v});
-                      });
+            t.scan_if(
+                w, lane, k, semfp::detail::no_lane_skip,
+                [&](std::uint16_t u0, std::uint16_t u1) { return pair_distance(u0, u1) <= k2; },
+                [&](const std::uint16_t* u, std::uint32_t v) {
+                    std::array<std::uint16_t, Units> a{};
+                    for (unsigned x = 0; x < Units; ++x) a[x] = u[x];
+                    got.push_back({a, v});
+                });
             std::vector<entry<Units>> linear;
             for (const auto& e : it->second) {
                 const auto d = static_cast<unsigned>(std::popcount(static_cast<unsigned>(e.first[0] ^ lane)));
@@ -124,10 +125,18 @@ TEST_CASE("packed_table keeps every entry, in order, across repacks", "[detail][
     SECTION("secondary layout (2 units, no value)") { check_against_model<2, false>(13, 60'000, std::size_t{1} << 40); }
     SECTION("one unit") { check_against_model<1, false>(14, 20'000, 0); }
     SECTION("eight units and a value") { check_against_model<8, true>(15, 20'000, std::size_t{1} << 40); }
-    SECTION("primary layout with two lane arrays, heap blocks") { check_against_model<3, true, 2>(16, 60'000, std::size_t{1} << 40); }
-    SECTION("two lane arrays, huge-page arena") { check_against_model<3, true, 2>(17, 60'000, 0); }
-    SECTION("two lane arrays and nothing else (2 units, no value)") { check_against_model<2, false, 2>(18, 30'000, 0); }
-    SECTION("two lane arrays, seven units and a value") { check_against_model<7, true, 2>(19, 20'000, std::size_t{1} << 40); }
+    SECTION("primary layout with two lane arrays, heap blocks") {
+        check_against_model<3, true, 2>(16, 60'000, std::size_t{1} << 40);
+    }
+    SECTION("two lane arrays, huge-page arena") {
+        check_against_model<3, true, 2>(17, 60'000, 0);
+    }
+    SECTION("two lane arrays and nothing else (2 units, no value)") {
+        check_against_model<2, false, 2>(18, 30'000, 0);
+    }
+    SECTION("two lane arrays, seven units and a value") {
+        check_against_model<7, true, 2>(19, 20'000, std::size_t{1} << 40);
+    }
 }
 
 TEST_CASE("packed_table copies keep what they copied", "[detail][packed_table]") {
