@@ -363,6 +363,24 @@ struct plan_step {
     unsigned radius;
 };
 
+/// Can a secondary table of a `Bits`-bit multi-index with bucket window `bucket` store the
+/// window at `p` (a whole 16-bit window, disjoint from the bucket window)?
+template <std::size_t Bits>
+[[nodiscard]] constexpr bool fits_secondary(unsigned p, unsigned bucket) noexcept {
+    return p % 16 == 0 && p < Bits && (p > bucket ? p - bucket : bucket - p) >= 16;
+}
+
+/// Stored windows of a secondary table (`units` of them): `lane` first (0: the primary's bucket
+/// window), window 0 (which names the primary bucket), then the first others that fit.
+template <std::size_t Bits>
+[[nodiscard]] std::vector<unsigned> secondary_windows(unsigned bucket, unsigned lane, unsigned units) {
+    std::vector<unsigned> pos{lane};
+    if (lane != 0) pos.push_back(0);
+    for (unsigned p = 16; p < Bits && pos.size() < units; p += 16)
+        if (p != lane && fits_secondary<Bits>(p, bucket)) pos.push_back(p);
+    return pos;
+}
+
 /// Number of values within Hamming radius `r` of a `b`-bit value.
 [[nodiscard]] constexpr double ball_size(unsigned b, unsigned r) noexcept {
     double total = 0;

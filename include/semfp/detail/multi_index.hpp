@@ -112,15 +112,16 @@ public:
             if (t == 0) {
                 for (unsigned p = 16; p < Bits; p += 16) l.pos.push_back(p);
             } else {
-                l.pos = secondary_windows(l.bucket, 0);
+                l.pos = secondary_windows<Bits>(l.bucket, 0, secondary_units);
                 // The lane (unit 0) is better taken from the next block when there is one: at
                 // equal radii that block is probed later, so the lane is disjoint from every
                 // earlier step's block and their radii tighten its filter (build_plan). At
                 // radius 3 of 64 bits this cuts table 1's lane survivors from 1.45 to 0.29 per
                 // query. Kept only where the partial key still knows the primary's lane window
                 // (resolve uses it).
-                if (t + 1 < m && fits_secondary(m_blocks[t + 1].start, l.bucket)) {
-                    std::vector<unsigned> alt = secondary_windows(l.bucket, m_blocks[t + 1].start);
+                if (t + 1 < m && fits_secondary<Bits>(m_blocks[t + 1].start, l.bucket)) {
+                    const unsigned next = m_blocks[t + 1].start;
+                    std::vector<unsigned> alt = secondary_windows<Bits>(l.bucket, next, secondary_units);
                     key_type a{};
                     key_type b{};
                     key_type lane0{};
@@ -419,6 +420,7 @@ private:
             };
             const std::uint16_t qw = window_at<words>(q, l.bucket);
             const std::uint16_t qlane = window_at<words>(q, l.pos[0]);
+            const std::uint16_t qsecond = window_at<words>(q, l.pos[1]);
             const unsigned floor = lane_floor[s];
             const unsigned skip = lane_skip[s];
             if (floor > k) continue;
@@ -434,13 +436,18 @@ private:
                 const bool own = hint_tables != 0 && w == qw;
                 if (own) hint->known |= hint_tables;
                 if (t == 0) {
-                    m_primary.scan(w, qlane, lane_k,
-                                   [&](const std::uint16_t* u, std::uint32_t value) {
-                                       const key_type full = compose(0, w, u);
-                                       if (own) note(full);
-                                       report(full, value);
-                                   },
-                                   skip);
+                    // Bucket window, unit 0 and unit 1 (the two lane arrays) are disjoint: a report
+                    // has j + d0 + d1 <= k; an entry `note` wants has q's lane (its tables know it).
+                    const unsigned j = popcount64(std::uint64_t{w} ^ qw);
+                    auto pre = [&](std::uint16_t u0, std::uint16_t u1) {
+                        const unsigned d0 = popcount64(std::uint64_t{u0} ^ qlane);
+                        return j + d0 + popcount64(std::uint64_t{u1} ^ qsecond) <= k || (own && u0 == qlane);
+                    };
+                    m_primary.scan_if(w, qlane, lane_k, skip, pre, [&](const std::uint16_t* u, std::uint32_t value) {
+                        const key_type full = compose(0, w, u);
+                        if (own) note(full);
+                        report(full, value);
+                    });
                     return;
                 }
                 m_secondary[t - 1].scan(w, qlane, lane_k, [&](const std::uint16_t* u, std::uint32_t) {
@@ -506,20 +513,6 @@ private:
         bool primary_lane_known = false; // `known` covers the primary's lane window
     };
 
-    /// Can a secondary table with bucket window `bucket` store the window at `p`?
-    [[nodiscard]] static constexpr bool fits_secondary(unsigned p, unsigned bucket) noexcept {
-        return p % 16 == 0 && p < Bits && (p > bucket ? p - bucket : bucket - p) >= 16;
-    }
-    /// Stored windows of a secondary table: `lane` first (0: the primary's bucket window),
-    /// window 0 (which names the primary bucket), then the first others that fit.
-    [[nodiscard]] static std::vector<unsigned> secondary_windows(unsigned bucket, unsigned lane) {
-        std::vector<unsigned> pos{lane};
-        if (lane != 0) pos.push_back(0);
-        for (unsigned p = 16; p < Bits && pos.size() < secondary_units; p += 16)
-            if (p != lane && fits_secondary(p, bucket)) pos.push_back(p);
-        return pos;
-    }
-
     /// Bucket window of `fp` in table `t`; its units into `u`.
     [[nodiscard]] std::uint16_t split(const key_type& fp, unsigned t, std::uint16_t* u) const noexcept {
         const layout& l = m_layouts[t];
@@ -581,7 +574,8 @@ private:
     unsigned m_max_shared = 0;  // see max_shared_distance
     std::vector<index_block> m_blocks;
     std::vector<layout> m_layouts;
-    packed_table<static_cast<unsigned>(Bits / 16 - 1), true> m_primary;  // table 0
+    // Table 0, with the windows at 16 and 32 in two lane arrays (see `run_plan`).
+    packed_table<static_cast<unsigned>(Bits / 16 - 1), true, 2> m_primary;
     std::vector<packed_table<secondary_units, false>> m_secondary;       // tables 1 ..
 
     mutable plan_store m_plans;  // query plans by radius, built on first use

@@ -8,9 +8,15 @@
 /// splits its entries into 2^j buckets (j <= 8) by the top j bits of the low byte of `w`. While
 /// j < 8 each entry also keeps that low byte (one byte), so that small segments stay small. A
 /// bucket is a contiguous run with its own capacity: the lanes of all its entries (what the lane
-/// filter reads), then for each entry its other units and its value side by side. A full bucket repacks only its segment,
-/// with room for a sixteenth more entries (an eighth in large segments), so growth never copies the whole table and the
-/// transient memory of a repack is one segment.
+/// filter reads), then for each entry its other units and its value side by side. A full bucket repacks only its
+/// segment, with room for a sixteenth more entries (an eighth in large segments), so growth never copies the whole
+/// table and the transient memory of a repack is one segment.
+///
+/// With `Lanes == 2`, unit 1 of every entry has an array of its own after the lanes: a probe
+/// fetches both arrays with its bucket, and `scan_if` tests an entry the lane filter passes on
+/// both units before its other units (a cache miss that depends on the lane scan) are read. The
+/// multi-index's primary table uses it: at radius 3 about 1 % of a bucket passes the lane filter,
+/// and the pair test rejects about 99 % of those (bench/results/index.md).
 ///
 /// A segment is one block: its bucket directory, then the bucket regions, then the low bytes,
 /// so that a probe's directory entry and bucket lie in one huge page once the table is large
@@ -41,9 +47,10 @@ namespace detail {
 /// Largest number of 16-bit units a `packed_table` entry may have.
 inline constexpr unsigned packed_max_units = 8;
 
-template <unsigned Units, bool HasValue>
+template <unsigned Units, bool HasValue, unsigned Lanes = 1>
 class packed_table {
     static_assert(Units >= 1 && Units <= packed_max_units);
+    static_assert(Lanes >= 1 && Lanes <= 2 && Lanes <= Units);
     static constexpr unsigned m_units = Units;
     static constexpr bool m_has_value = HasValue;
 
@@ -126,15 +133,35 @@ public:
     /// not in at most `skip` bits (`skip < k`, or `no_lane_skip`).
     template <class F>
     void scan(std::uint16_t w, std::uint16_t lane, unsigned k, F&& f, unsigned skip = no_lane_skip) const {
+        scan_if(
+            w, lane, k, skip, [](std::uint16_t, std::uint16_t) { return true; }, std::forward<F>(f));
+    }
+
+    /// `scan` that first asks `pre(unit 0, unit 1)` of each entry whose lane passes and skips
+    /// the entry if it returns false. With two lane arrays (`Lanes == 2`) both units sit in the
+    /// lines the lane filter reads (and `prefetch_bucket` fetches), so a rejected entry costs
+    /// no read of its other units.
+    template <class Pre, class F>
+    void scan_if(std::uint16_t w, std::uint16_t lane, unsigned k, unsigned skip, Pre&& pre, F&& f) const {
         if (m_size == 0) return;
         const segment& s = m_segs[w >> 8];
         if (s.cap == 0) return;
         const std::size_t b = bucket_of(s, w);
         const std::size_t first = s.dir[2 * b];
-        for_each_lane_within(region(s, b), s.dir[2 * b + 1], lane, k, skip, [&](std::size_t r) {
+        const std::uint16_t* base = region(s, b);
+        const std::size_t cap = bucket_cap(s, b);
+        for_each_lane_within(base, s.dir[2 * b + 1], lane, k, skip, [&](std::size_t r) {
             if (s.j < 8 && s.sub[first + r] != static_cast<std::uint8_t>(w)) return;
+            if constexpr (Lanes == 2) {
+                if (!pre(base[r], base[cap + r])) return;
+            }
             std::uint16_t u[packed_max_units]{};
             load_units(s, b, r, u);
+            if constexpr (Lanes == 1 && Units >= 2) {
+                if (!pre(u[0], u[1])) return;
+            } else if constexpr (Lanes == 1) {
+                if (!pre(u[0], std::uint16_t{0})) return;
+            }
             f(static_cast<const std::uint16_t*>(u), value_at(s, b, r));
         });
     }
@@ -176,7 +203,16 @@ public:
         // The cache lines the lane filter reads (whole chunks of lanes; at most 8 lines).
         const auto at = reinterpret_cast<std::uintptr_t>(region(s, b));
         const std::size_t fill = s.dir[2 * b + 1];
-        const std::uintptr_t end = at + 2 * ((fill + lane_chunk - 1) / lane_chunk * lane_chunk);
+        prefetch_lines(at, at + 2 * ((fill + lane_chunk - 1) / lane_chunk * lane_chunk));
+        if constexpr (Lanes == 2) {
+            // The second lane array (read for the entries the first one passes).
+            const std::uintptr_t second = at + 2 * bucket_cap(s, b);
+            prefetch_lines(second, second + 2 * fill);
+        }
+    }
+
+    /// Hints the processor to load the cache lines of [at, end), at most 8 of them.
+    static void prefetch_lines(std::uintptr_t at, std::uintptr_t end) noexcept {
         for (std::uintptr_t line = at & ~std::uintptr_t{63}, l = 0; line < end && l < 8; line += 64, ++l)
             prefetch_address(reinterpret_cast<const void*>(line), false);
     }
@@ -192,7 +228,8 @@ public:
         const std::size_t r = std::min<std::size_t>(s.dir[2 * b + 1], cap - 1);
         const std::uint16_t* base = region(s, b);
         prefetch_address(base + r, true);
-        if constexpr (rest > 0) prefetch_address(base + cap + rest * r, true);
+        if constexpr (Lanes == 2) prefetch_address(base + cap + r, true);
+        if constexpr (rest > 0) prefetch_address(base + Lanes * cap + rest * r, true);
     }
 
     void clear() noexcept {
@@ -306,39 +343,46 @@ private:
     static constexpr std::size_t large_segment = 8192;
     // Units per entry: the lane, the other units, the value halves.
     static constexpr std::size_t stride = m_units + (m_has_value ? 2 : 0);
-    // Units per entry after the lane: the other units, then the value halves, side by side so
+    // Units per entry after its lanes: the other units, then the value halves, side by side so
     // that a candidate's check and an insert touch one cache line of them.
-    static constexpr std::size_t rest = stride - 1;
+    static constexpr std::size_t rest = stride - Lanes;
 
     [[nodiscard]] static std::size_t data_units(std::size_t cap) noexcept { return cap * stride + lane_chunk; }
     [[nodiscard]] static std::size_t bucket_cap(const segment& s, std::size_t b) noexcept {
         return s.dir[2 * b + 2] - s.dir[2 * b];
     }
-    // A bucket's region: lanes [cap], then per entry its other units and value halves [cap x rest].
+    // A bucket's region: lanes [cap] (unit 0 of every entry; with two lane arrays, then unit 1
+    // [cap]), then per entry its other units and value halves [cap x rest].
     [[nodiscard]] static std::uint16_t* region(const segment& s, std::size_t b) noexcept {
         return s.data + std::size_t{s.dir[2 * b]} * stride;
     }
 
     static void load_units(const segment& s, std::size_t b, std::size_t r, std::uint16_t* u) noexcept {
         const std::uint16_t* base = region(s, b);
+        const std::size_t cap = bucket_cap(s, b);
         u[0] = base[r];
-        const std::uint16_t* p = base + bucket_cap(s, b) + rest * r;
-        for (unsigned x = 1; x < m_units; ++x) u[x] = p[x - 1];
+        if constexpr (Lanes == 2) u[1] = base[cap + r];
+        const std::uint16_t* p = base + Lanes * cap + rest * r;
+        for (unsigned x = Lanes; x < m_units; ++x) u[x] = p[x - Lanes];
     }
     [[nodiscard]] static bool units_equal(const segment& s, std::size_t b, std::size_t r,
                                           const std::uint16_t* u) noexcept {
         const std::uint16_t* base = region(s, b);
+        const std::size_t cap = bucket_cap(s, b);
         if (base[r] != u[0]) return false;
-        const std::uint16_t* p = base + bucket_cap(s, b) + rest * r;
-        for (unsigned x = 1; x < m_units; ++x)
-            if (p[x - 1] != u[x]) return false;
+        if constexpr (Lanes == 2) {
+            if (base[cap + r] != u[1]) return false;
+        }
+        const std::uint16_t* p = base + Lanes * cap + rest * r;
+        for (unsigned x = Lanes; x < m_units; ++x)
+            if (p[x - Lanes] != u[x]) return false;
         return true;
     }
     [[nodiscard]] static std::uint32_t value_at(const segment& s, std::size_t b, std::size_t r) noexcept {
         if constexpr (!m_has_value) {
             return 0;
         } else {
-            const std::uint16_t* v = region(s, b) + bucket_cap(s, b) + rest * r + (m_units - 1);
+            const std::uint16_t* v = region(s, b) + Lanes * bucket_cap(s, b) + rest * r + (m_units - Lanes);
             return static_cast<std::uint32_t>(v[0]) | (static_cast<std::uint32_t>(v[1]) << 16);
         }
     }
@@ -346,10 +390,11 @@ private:
         std::uint16_t* base = region(s, b);
         const std::size_t cap = bucket_cap(s, b);
         base[r] = u[0];
-        std::uint16_t* p = base + cap + rest * r;
-        for (unsigned x = 1; x < m_units; ++x) p[x - 1] = u[x];
+        if constexpr (Lanes == 2) base[cap + r] = u[1];
+        std::uint16_t* p = base + Lanes * cap + rest * r;
+        for (unsigned x = Lanes; x < m_units; ++x) p[x - Lanes] = u[x];
         if constexpr (m_has_value) {
-            std::uint16_t* v = p + (m_units - 1);
+            std::uint16_t* v = p + (m_units - Lanes);
             v[0] = static_cast<std::uint16_t>(value);
             v[1] = static_cast<std::uint16_t>(value >> 16);
         }
@@ -411,7 +456,8 @@ private:
                 const std::uint16_t* from = region(s, b);
                 std::uint16_t* to = region(t, b);
                 copy_units(to, from, c);
-                copy_units(to + bucket_cap(t, b), from + bucket_cap(s, b), c * rest);
+                if constexpr (Lanes == 2) copy_units(to + bucket_cap(t, b), from + bucket_cap(s, b), c);
+                copy_units(to + Lanes * bucket_cap(t, b), from + Lanes * bucket_cap(s, b), c * rest);
                 if (j < 8) std::copy_n(s.sub + s.dir[2 * b], c, t.sub + t.dir[2 * b]);
                 clear_free_slots(t, b);
             }
@@ -444,14 +490,18 @@ private:
 
     /// Zeroes what no entry of bucket `b` fills and the lane filter may read: its free lanes,
     /// and the first `lane_chunk` units after the lanes (a chunk of lanes may run past the last
-    /// lane). The other units of the free slots are written before anything reads them.
+    /// lane: into the second lane array, whose free slots are zeroed too, or the other units).
+    /// The other units of the free slots are written before anything reads them.
     static void clear_free_slots(segment& t, std::size_t b) noexcept {
         const std::size_t c = t.dir[2 * b + 1];
         const std::size_t tcap = bucket_cap(t, b);
         std::uint16_t* to = region(t, b);
         zero_units(to + c, tcap - c);
-        const std::size_t tail = std::min<std::size_t>(lane_chunk, tcap * rest);
-        if (c * rest < tail) zero_units(to + tcap + c * rest, tail - c * rest);
+        if constexpr (Lanes == 2) zero_units(to + tcap + c, tcap - c);
+        // Other units from the first free slot's to the end of what a chunk past the lanes reads.
+        const std::size_t from = Lanes * tcap + c * rest;
+        const std::size_t end = std::min(tcap + lane_chunk, (Lanes + rest) * tcap);
+        if (from < end) zero_units(to + from, end - from);
         if (t.j < 8) std::fill(t.sub + t.dir[2 * b] + c, t.sub + t.dir[2 * b + 2], std::uint8_t{0});
     }
 

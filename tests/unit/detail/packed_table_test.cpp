@@ -1,6 +1,7 @@
 #include <semfp/detail/packed_table.hpp>
 
 #include "support/catch.hpp"
+#include "support/scale.hpp"
 
 #include <array>
 #include <bit>
@@ -22,8 +23,8 @@ template <unsigned Units>
 using model = std::map<std::uint16_t, std::vector<entry<Units>>>;
 
 /// Every entry of `t`, per bucket window, in the table's order.
-template <unsigned Units, bool HasValue>
-model<Units> contents(const semfp::detail::packed_table<Units, HasValue>& t) {
+template <unsigned Units, bool HasValue, unsigned Lanes>
+model<Units> contents(const semfp::detail::packed_table<Units, HasValue, Lanes>& t) {
     model<Units> out;
     t.for_each([&](std::uint16_t w, const std::uint16_t* u, std::uint32_t v) {
         std::array<std::uint16_t, Units> a{};
@@ -36,11 +37,12 @@ model<Units> contents(const semfp::detail::packed_table<Units, HasValue>& t) {
 /// Inserts `n` entries into windows drawn so that bucket fills take every size from 0 to a
 /// few hundred (a few crowded windows, many sparse ones): repacks copy and clear runs of every
 /// length, both below and above one 16-byte move. Checks the table against the model after
-/// every repack-sized step, and the lane scan against a linear scan of the model.
-template <unsigned Units, bool HasValue>
+/// every repack-sized step, and the lane scan (plain, and with a filter on units 0 and 1)
+/// against a linear scan of the model.
+template <unsigned Units, bool HasValue, unsigned Lanes = 1>
 void check_against_model(std::uint64_t seed, std::size_t n, std::size_t arena_threshold) {
     std::mt19937_64 rng(seed);
-    semfp::detail::packed_table<Units, HasValue> t;
+    semfp::detail::packed_table<Units, HasValue, Lanes> t;
     t.arena().set_threshold(arena_threshold);
     model<Units> want;
     std::size_t next_check = 1;
@@ -66,7 +68,7 @@ void check_against_model(std::uint64_t seed, std::size_t n, std::size_t arena_th
         }
     }
     // The lane scan against a linear scan of the model, at every radius and some skips.
-    for (int round = 0; round < 200; ++round) {
+    for (std::size_t round = 0; round < semfp_test::cases(200, 4); ++round) {
         auto it = want.begin();
         std::advance(it, static_cast<std::ptrdiff_t>(rng() % want.size()));
         const std::uint16_t w = it->first;
@@ -87,6 +89,30 @@ void check_against_model(std::uint64_t seed, std::size_t n, std::size_t arena_th
                 CAPTURE(k, skip, it->second.size());
                 REQUIRE(got == linear);
             }
+            // scan_if: entries whose units 0 and 1 are together within k2 of (lane, second).
+            const auto second = static_cast<std::uint16_t>(rng());
+            const unsigned k2 = k + static_cast<unsigned>(rng() % 6);
+            auto pair_distance = [&](std::uint16_t u0, std::uint16_t u1) {
+                return static_cast<unsigned>(std::popcount(static_cast<unsigned>(u0 ^ lane)) +
+                                             std::popcount(static_cast<unsigned>(u1 ^ second)));
+            };
+            std::vector<entry<Units>> got;
+            t.scan_if(
+                w, lane, k, semfp::detail::no_lane_skip,
+                [&](std::uint16_t u0, std::uint16_t u1) { return pair_distance(u0, u1) <= k2; },
+                [&](const std::uint16_t* u, std::uint32_t v) {
+                    std::array<std::uint16_t, Units> a{};
+                    for (unsigned x = 0; x < Units; ++x) a[x] = u[x];
+                    got.push_back({a, v});
+                });
+            std::vector<entry<Units>> linear;
+            for (const auto& e : it->second) {
+                const auto d = static_cast<unsigned>(std::popcount(static_cast<unsigned>(e.first[0] ^ lane)));
+                const std::uint16_t u1 = Units >= 2 ? e.first[Units >= 2 ? 1 : 0] : std::uint16_t{0};
+                if (d <= k && pair_distance(e.first[0], u1) <= k2) linear.push_back(e);
+            }
+            CAPTURE(k, k2, it->second.size());
+            REQUIRE(got == linear);
         }
     }
 }
@@ -99,6 +125,18 @@ TEST_CASE("packed_table keeps every entry, in order, across repacks", "[detail][
     SECTION("secondary layout (2 units, no value)") { check_against_model<2, false>(13, 60'000, std::size_t{1} << 40); }
     SECTION("one unit") { check_against_model<1, false>(14, 20'000, 0); }
     SECTION("eight units and a value") { check_against_model<8, true>(15, 20'000, std::size_t{1} << 40); }
+    SECTION("primary layout with two lane arrays, heap blocks") {
+        check_against_model<3, true, 2>(16, 60'000, std::size_t{1} << 40);
+    }
+    SECTION("two lane arrays, huge-page arena") {
+        check_against_model<3, true, 2>(17, 60'000, 0);
+    }
+    SECTION("two lane arrays and nothing else (2 units, no value)") {
+        check_against_model<2, false, 2>(18, 30'000, 0);
+    }
+    SECTION("two lane arrays, seven units and a value") {
+        check_against_model<7, true, 2>(19, 20'000, std::size_t{1} << 40);
+    }
 }
 
 TEST_CASE("packed_table copies keep what they copied", "[detail][packed_table]") {
