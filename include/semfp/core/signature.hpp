@@ -209,24 +209,7 @@ public:
     [[nodiscard]] signature_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
         if constexpr (detail::fused_tokenizer<Tok>::value) {
             const fingerprint_options& o = m_fp.options();
-            if (o.tf == tf_scaling::raw && o.idf == nullptr && sketch_folds()) {
-                // The sketch of the phrase-folded text from the unfolded pass (offsets of the
-                // normalized text must fit 32 bits).
-                if (detail::fused_buffer_size(text.size()) <= 0xFFFFFFFFu) {
-                    MinHashSketcher sketcher;
-                    detail::sketch_fold_sink sink(scratch.fold, sketcher);
-                    const StopwordList* list = detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer());
-                    const Fingerprint<Bits> fp =
-                        detail::fused_fingerprint<Bits, Hash>(text, scratch.padded, o.normalize, list, sink);
-                    if (list != nullptr && list->empty()) list = nullptr;
-                    if (sink.finish(std::string_view(scratch.padded.data(), sink.size()), list)) {
-                        if (!sketcher.is_short()) return {fp, sketcher.finish()};
-                        normalize_into(text, scratch.text, sketch_normalize());
-                        return {fp, sketcher.finish(scratch.text)};
-                    }
-                }
-                return reference(text, scratch);
-            }
+            if (o.tf == tf_scaling::raw && o.idf == nullptr && sketch_folds()) return folded_sketch(text, scratch);
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
                 // The pass hands over each counted token's `MinHashSketcher::token_hash`, the high
@@ -340,6 +323,26 @@ public:
     }
 
 private:
+    // The fused pass with the sketch of the phrase-folded text (sketch_phrase_fold.hpp); out of
+    // line, so that the default path above is compiled as without the option.
+    [[gnu::noinline]] signature_type folded_sketch(std::string_view text, fingerprint_scratch& scratch) const {
+        // Offsets of the normalized text must fit 32 bits.
+        if (detail::fused_buffer_size(text.size()) <= 0xFFFFFFFFu) {
+            MinHashSketcher sketcher;
+            detail::sketch_fold_sink sink(scratch.fold, sketcher);
+            const StopwordList* list = detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer());
+            const Fingerprint<Bits> fp =
+                detail::fused_fingerprint<Bits, Hash>(text, scratch.padded, m_fp.options().normalize, list, sink);
+            if (list != nullptr && list->empty()) list = nullptr;
+            if (sink.finish(std::string_view(scratch.padded.data(), sink.size()), list)) {
+                if (!sketcher.is_short()) return {fp, sketcher.finish()};
+                normalize_into(text, scratch.text, sketch_normalize());
+                return {fp, sketcher.finish(scratch.text)};
+            }
+        }
+        return reference(text, scratch);
+    }
+
     fingerprinter_type m_fp{};
     signature_options m_opt = default_signature_options<Bits>();
 };
