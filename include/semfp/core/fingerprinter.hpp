@@ -8,6 +8,7 @@
 #include <semfp/core/fused_fingerprint.hpp>
 #include <semfp/core/hash.hpp>
 #include <semfp/core/simhash.hpp>
+#include <semfp/core/sketch_phrase_fold.hpp>
 #include <semfp/core/weighting.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/stopwords.hpp>
@@ -131,6 +132,7 @@ struct fingerprint_scratch {
     std::string text;           ///< the normalized text (reference path)
     detail::term_counter terms; ///< term counts (sub-linear TF only)
     std::string padded;         ///< the normalized text and zero padding (fused path; only grows)
+    detail::sketch_fold_buffers fold;  ///< the sketch's phrase fold (`SignatureFingerprinter`; only grows)
 };
 
 /// The text -> fingerprint pipeline: normalize, tokenize with `Tok`, weight each token, Simhash.

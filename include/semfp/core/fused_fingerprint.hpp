@@ -107,6 +107,13 @@ struct fused_tokenizer<StopwordFilter<CharNgramTokenizer<2>>> : std::true_type {
     }
 };
 
+/// The phrase places `fused_pass` reports by default: none.
+struct fused_no_places {};
+
+/// True for a sink or place recorder that wants the phrase places (sketch_phrase_fold.hpp).
+template <class T>
+inline constexpr bool fused_records_places = requires { requires std::remove_cvref_t<T>::records_phrase_places; };
+
 /// The fused pass: normalizes `in` into `buf` and feeds `emit(p, len)` exactly the tokens that
 /// `CharBigramTokenizer` yields on `normalize(in, opt)`, in order, while the text is read once.
 /// ASCII, and three-byte units (Han, CJK and full-width punctuation, kana, hangul), are handled
@@ -115,8 +122,15 @@ struct fused_tokenizer<StopwordFilter<CharNgramTokenizer<2>>> : std::true_type {
 /// At the first other unit (another script's letter, a two- or four-byte sequence, a malformed
 /// byte, a possible Taiwan phrase) the rest of the text is normalized into the buffer and the
 /// token pass resumes over it from the same tokenizer state. `buf` only grows.
-template <class Emit>
-inline void fused_pass(std::string_view in, std::string& buf, const normalize_options& opt, Emit& emit) {
+/// With `Places::records_phrase_places` (the sketch's phrase fold, sketch_phrase_fold.hpp; only
+/// without `fold_phrases`), `places.single(o)` hears of each one-character Taiwan phrase the
+/// loop writes at `o`, `places.tail(o)` of the offset from which the general normalizer
+/// takes over, and `places.done(size)` of the normalized text's size (then followed by
+/// `fused_padding` zero bytes); the output is the same.
+template <class Emit, class Places = fused_no_places>
+inline void fused_pass(std::string_view in, std::string& buf, const normalize_options& opt, Emit& emit,
+                       [[maybe_unused]] Places&& places = Places{}) {
+    constexpr bool record = fused_records_places<Places>;
     const std::size_t n = in.size();
     if (buf.size() < fused_buffer_size(n)) buf.resize(fused_buffer_size(n));
     const char* s = in.data();
@@ -125,7 +139,8 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
     const tw_raw_prefixes* const raw = opt.fold_script && opt.fold_phrases ? &tw_raw_prefix_tables() : nullptr;
     // The run loop's stop test: a character that folds, or with phrases also one that is a
     // one-character phrase.
-    const std::uint64_t* const han_stop = raw != nullptr ? fused_han_stop_bitmap.data() : fused_han_fold_bitmap.data();
+    const std::uint64_t* const han_stop =
+        raw != nullptr || record ? fused_han_stop_bitmap.data() : fused_han_fold_bitmap.data();
     // Bytes the run loop needs from a character on: its three, or nine for the phrase test's
     // loads (the last two characters of a text then take the steps before the loop).
     const std::size_t run_room = raw != nullptr ? 9 : 3;
@@ -214,6 +229,8 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
         }
         if (opt.fold_script && b >= 0xE3 && b <= 0xE9) {
             if (((t2s_bmp_bitmap[folded >> 6] >> (folded & 63)) & 1u) != 0) folded = fold_to_simplified(folded);
+            if constexpr (record)
+                if (folded >= 0x10000 || fused_test_bit(tw_single_bitmap, static_cast<std::uint32_t>(folded))) places.single(o);
             // Most characters are ruled out inline by their raw bytes; the rest ask the full test.
             if (opt.fold_phrases && !(folded < 0x10000 && fused_no_phrase_at(in, i, folded, *raw)) &&
                 fused_may_start_phrase(in, i, 3, folded, *raw)) {
@@ -287,15 +304,21 @@ inline void fused_pass(std::string_view in, std::string& buf, const normalize_op
     close_region();
     if (i >= n) {
         close_run();
+        if constexpr (record) {
+            std::memset(out + o, 0, fused_padding);
+            places.done(o);
+        }
         return;
     }
     // A unit the loop does not handle: every such unit normalizes to non-ASCII bytes, so the
     // region ended above; normalize the rest and resume the token pass where it stands.
+    if constexpr (record) places.tail(o);
     const std::size_t end = static_cast<std::size_t>(fused_normalize_from(in, i, out + o, opt) - out);
     const std::string_view t(out, end);
     std::size_t pos = o;
     if (in_run) pos = fused_cjk_run(t, run_start, prev, o, count, emit);
     fused_bigrams_from(t, pos, emit);
+    if constexpr (record) places.done(end);
 }
 
 /// Simhash votes of unweighted features, as bit-sliced counters: plane k of hash word w holds bit
@@ -453,6 +476,9 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
 [[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
                                                   const StopwordList* stopwords, [[maybe_unused]] Sink&& sink = Sink{}) {
     constexpr bool feed = !std::is_same_v<std::remove_cvref_t<Sink>, fused_no_sink>;
+    // A sink of the sketch's phrase fold also hears of every token and of each counted one's
+    // place (sketch_phrase_fold.hpp).
+    constexpr bool places = fused_records_places<Sink>;
     constexpr std::size_t batch_size = 128;
     // The recorded tokens, in one object so that the pass reaches them through one pointer.
     struct alignas(64) {
@@ -485,7 +511,11 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         // The feature's bits, and with a sink the sketch's hash of the token, handed over at
         // once (in text order).
         auto hash = [&](const char* p, std::size_t n) noexcept {
-            if constexpr (feed) {
+            if constexpr (places) {
+                const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
+                sink.add(h.token_hash, p, n);
+                return h.bits;
+            } else if constexpr (feed) {
                 const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
                 sink(h.token_hash);
                 return h.bits;
@@ -495,6 +525,9 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                 return fused_feature_bits<Bits, Hash>(p, n);
             }
         };
+        if constexpr (places)
+            if (batch.pending != 0)
+                sink.batch(batch.base + batch.offsets[batch.pending - 1] + batch.lengths[batch.pending - 1]);
         if (list == nullptr) {
             // No filter: a loop the compiler keeps free of the filter's calls and branches.
             for (std::size_t k = 0; k < batch.pending; ++k)
@@ -504,7 +537,11 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
             for (std::size_t k = 0; k < batch.pending; ++k) {
                 const char* p = batch.base + batch.offsets[k];
                 const std::size_t n = batch.lengths[k];
-                if (!keep(p, n)) continue;
+                if (!keep(p, n)) {
+                    // The sink hears of counted tokens through `add`, of the others here.
+                    if constexpr (places) sink.scan(p, n);
+                    continue;
+                }
                 hashes[m++] = hash(p, n);
             }
         }
@@ -522,7 +559,8 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
             if (list == nullptr || keep(p, n)) {
                 if constexpr (feed) {
                     const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
-                    sink(h.token_hash);
+                    if constexpr (places) sink.add(h.token_hash, p, n);
+                    else sink(h.token_hash);
                     // fused_split_mix's words, mixed into the feature's bits.
                     typename fused_votes<Bits>::hash_type bits = h.bits;
                     if constexpr (fused_split_mix<Bits, Hash>) fused_mix_murmur3(bits);
@@ -539,7 +577,12 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
     };
     if (buf.size() < fused_buffer_size(text.size())) buf.resize(fused_buffer_size(text.size()));
     batch.base = buf.data();
-    fused_pass(text, buf, opt, emit);
+    if constexpr (places) {
+        sink.set_base(buf.data(), text.size());
+        fused_pass(text, buf, opt, emit, sink);
+    } else {
+        fused_pass(text, buf, opt, emit);
+    }
     run_batch();
     return acc.finish();
 }

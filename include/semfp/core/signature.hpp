@@ -37,7 +37,9 @@
 #include <semfp/core/fused_fingerprint.hpp>
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/sketch.hpp>
+#include <semfp/core/sketch_phrase_fold.hpp>
 #include <semfp/text/normalize.hpp>
+#include <semfp/text/stopwords.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -154,6 +156,26 @@ struct two_stage_rule {
     }
 };
 
+/// Options of a `SignatureFingerprinter` beyond those of its fingerprinter.
+struct signature_options {
+    /// Sketch the text of the Taiwan vocabulary fold (`normalize_options::fold_phrases`) when
+    /// the fingerprint is made without it (with `fold_script`): the fingerprint stays what the
+    /// fingerprinter makes, the sketch is that of the phrase-folded text's tokens, computed in
+    /// the same fused pass (sketch_phrase_fold.hpp). No effect when the fingerprint folds
+    /// phrases already (128 bits by default) or scripts not at all. Off by default: at 64 bits
+    /// it meets the two-stage quality targets on the evaluation pairs (s2twp 99.7 % on the
+    /// confirmation half, no false positive, with `min_similarity` 0.653), but costs about
+    /// 1.5 fingerprints per signature against the 1.3 budget (bench/results/two_stage.md).
+    bool sketch_fold_phrases = false;
+};
+
+/// The options a `SignatureFingerprinter<..., Bits>` uses when given none (no sketch-only
+/// phrase fold at either width; see `signature_options`).
+template <std::size_t Bits>
+[[nodiscard]] constexpr signature_options default_signature_options() noexcept {
+    return signature_options{};
+}
+
 /// Makes `Signature<Bits>`s: the fingerprint of a `Fingerprinter<Tok, Hash, Bits>` and the
 /// sketch of the same tokens. With raw term frequency and no IDF table (the defaults) the text
 /// is normalized and tokenized once for both (with character bigrams: in the fused pass of the
@@ -168,7 +190,10 @@ public:
     SignatureFingerprinter()
         requires std::default_initializable<Tok>
     = default;
-    explicit SignatureFingerprinter(fingerprinter_type fp) : m_fp(std::move(fp)) {}
+    /// A signature maker of the fingerprints of `fp`, with options `opt` (by default
+    /// `default_signature_options<Bits>()`).
+    explicit SignatureFingerprinter(fingerprinter_type fp, signature_options opt = default_signature_options<Bits>())
+        : m_fp(std::move(fp)), m_opt(opt) {}
 
     /// The signature of `text`, using a per-thread scratch buffer.
     [[nodiscard]] signature_type operator()(std::string_view text) const {
@@ -184,6 +209,7 @@ public:
     [[nodiscard]] signature_type operator()(std::string_view text, fingerprint_scratch& scratch) const {
         if constexpr (detail::fused_tokenizer<Tok>::value) {
             const fingerprint_options& o = m_fp.options();
+            if (o.tf == tf_scaling::raw && o.idf == nullptr && sketch_folds()) return folded_sketch(text, scratch);
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
                 // The pass hands over each counted token's `MinHashSketcher::token_hash`, the high
@@ -208,7 +234,7 @@ public:
     [[nodiscard]] signature_type reference(std::string_view text, fingerprint_scratch& scratch) const {
         MinHashSketcher sketcher;
         const fingerprint_options& o = m_fp.options();
-        if (o.tf == tf_scaling::raw && o.idf == nullptr) {
+        if (o.tf == tf_scaling::raw && o.idf == nullptr && !sketch_folds()) {
             Simhash<Bits, Hash> acc;
             m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) {
                 acc.add(t, 1);
@@ -216,9 +242,16 @@ public:
             });
             return {acc.finish(), sketcher.finish(scratch.text)};
         }
+        if (o.tf == tf_scaling::raw && o.idf == nullptr) {
+            // The fingerprint of the unfolded text, the sketch of the phrase-folded one.
+            Simhash<Bits, Hash> acc;
+            m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { acc.add(t, 1); });
+            for_each_sketch_feature(text, scratch.text, [&](std::string_view t) { sketcher.add_token(t); });
+            return {acc.finish(), sketcher.finish(scratch.text)};
+        }
         signature_type s;
         s.fingerprint = m_fp.reference(text, scratch);
-        m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) { sketcher.add_token(t); });
+        for_each_sketch_feature(text, scratch.text, [&](std::string_view t) { sketcher.add_token(t); });
         s.sketch = sketcher.finish(scratch.text);
         return s;
     }
@@ -231,7 +264,7 @@ public:
         auto set_of = [&](std::string_view text) {
             std::vector<std::uint64_t> hs;
             std::size_t tokens = 0;
-            m_fp.for_each_feature(text, norm, [&](std::string_view t) {
+            for_each_sketch_feature(text, norm, [&](std::string_view t) {
                 hs.push_back(MinHashSketcher::token_hash(t));
                 ++tokens;
             });
@@ -264,9 +297,54 @@ public:
 
     /// The underlying fingerprinter.
     [[nodiscard]] const fingerprinter_type& fingerprinter() const noexcept { return m_fp; }
+    /// The options.
+    [[nodiscard]] const signature_options& options() const noexcept { return m_opt; }
+
+    /// True when the sketch sees the phrase-folded text and the fingerprint does not
+    /// (`signature_options::sketch_fold_phrases` in effect).
+    [[nodiscard]] bool sketch_folds() const noexcept {
+        const normalize_options& n = m_fp.options().normalize;
+        return m_opt.sketch_fold_phrases && n.fold_script && !n.fold_phrases;
+    }
+
+    /// The normalization of the text whose tokens the sketch holds.
+    [[nodiscard]] normalize_options sketch_normalize() const noexcept {
+        normalize_options n = m_fp.options().normalize;
+        if (sketch_folds()) n.fold_phrases = true;
+        return n;
+    }
+
+    /// Feeds the features the sketch holds (the fingerprint's, of the phrase-folded text when
+    /// `sketch_folds()`) to `sink`; `normalized` receives the normalized text they point into.
+    template <class Sink>
+    void for_each_sketch_feature(std::string_view text, std::string& normalized, Sink&& sink) const {
+        normalize_into(text, normalized, sketch_normalize());
+        m_fp.tokenizer().tokenize(std::string_view(normalized), sink);
+    }
 
 private:
+    // The fused pass with the sketch of the phrase-folded text (sketch_phrase_fold.hpp); out of
+    // line, so that the default path above is compiled as without the option.
+    [[gnu::noinline]] signature_type folded_sketch(std::string_view text, fingerprint_scratch& scratch) const {
+        // Offsets of the normalized text must fit 32 bits.
+        if (detail::fused_buffer_size(text.size()) <= 0xFFFFFFFFu) {
+            MinHashSketcher sketcher;
+            detail::sketch_fold_sink sink(scratch.fold, sketcher);
+            const StopwordList* list = detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer());
+            const Fingerprint<Bits> fp =
+                detail::fused_fingerprint<Bits, Hash>(text, scratch.padded, m_fp.options().normalize, list, sink);
+            if (list != nullptr && list->empty()) list = nullptr;
+            if (sink.finish(std::string_view(scratch.padded.data(), sink.size()), list)) {
+                if (!sketcher.is_short()) return {fp, sketcher.finish()};
+                normalize_into(text, scratch.text, sketch_normalize());
+                return {fp, sketcher.finish(scratch.text)};
+            }
+        }
+        return reference(text, scratch);
+    }
+
     fingerprinter_type m_fp{};
+    signature_options m_opt = default_signature_options<Bits>();
 };
 
 /// The `Bits`-bit signature of `text` with semfp's defaults (the fingerprint equals

@@ -368,7 +368,7 @@ public:
 
     /// Adds a feature by its hash (`token_hash`, or any well-mixed 64-bit hash used alike for
     /// every document compared; only the top 32 bits are used).
-    constexpr void add_hash(std::uint64_t h) noexcept {
+    [[gnu::always_inline]] constexpr void add_hash(std::uint64_t h) noexcept {
         m_view.take(h);
         if (m_count != MinHashSketch::max_features) ++m_count;
     }
@@ -413,7 +413,7 @@ private:
         std::array<std::uint32_t, MinHashSketch::exact_capacity> set{};
         std::size_t set_size = 0;
 
-        constexpr void take(std::uint64_t h) noexcept {
+        [[gnu::always_inline]] constexpr void take(std::uint64_t h) noexcept {
             const auto k = static_cast<std::uint32_t>(h >> 32);
             detail::sketch_take(min, k);
             if (set_size <= MinHashSketch::exact_capacity) remember(k);

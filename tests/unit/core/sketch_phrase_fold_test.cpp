@@ -1,0 +1,222 @@
+// The Taiwan vocabulary fold in the sketch only (`signature_options::sketch_fold_phrases`): the
+// one-pass signature against the reference, whose sketch is the
+// sketch of the phrase-folded text computed step by step (`normalize_into` with `fold_phrases`,
+// the tokenizer, `MinHashSketcher`) and whose fingerprint is `fingerprint<64>`'s, unfolded. Texts
+// are made of the phrases themselves (every phrase in its Traditional renderings, between each
+// kind of neighbour, cut short, overlapping, adjacent, all in one text), random mixtures with
+// malformed UTF-8, and the sample articles; each is checked alone (the short view) and after 30
+// copies of one ASCII word, so that the whole-token view holds an exact set (every added or
+// dropped token shows) with the stopword filter and without it.
+#include "support/catch.hpp"
+#include "support/sample_text.hpp"
+#include "support/scale.hpp"
+
+#include <semfp/core/fingerprinter.hpp>
+#include <semfp/core/signature.hpp>
+#include <semfp/text/normalize.hpp>
+#include <semfp/text/script_fold.hpp>
+#include <semfp/text/tokenizers.hpp>
+#include <semfp/text/utf8.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+std::string utf8_of(std::u32string_view s) {
+    std::string out;
+    for (const char32_t c : s) semfp::utf8::append(out, c);
+    return out;
+}
+
+// The characters that fold to `c` (Traditional forms), `c` itself first.
+std::vector<char32_t> forms_of(char32_t c) {
+    std::vector<char32_t> out{c};
+    for (const auto& p : semfp::detail::t2s_table)
+        if (p.to == c) out.push_back(p.from);
+    return out;
+}
+
+// A phrase written with the `k`-th form of each character (cycling through the forms).
+std::string rendering(std::u32string_view phrase, std::size_t k) {
+    std::u32string s;
+    for (std::size_t i = 0; i < phrase.size(); ++i) {
+        const auto forms = forms_of(phrase[i]);
+        s += forms[(k + i) % forms.size()];
+    }
+    return utf8_of(s);
+}
+
+template <class Tok>
+semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded_reference() {
+    semfp::fingerprint_options fo = semfp::default_fingerprint_options<64>();
+    fo.normalize.fold_phrases = true;
+    return semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64>(semfp::Fingerprinter<Tok, semfp::default_hash, 64>(Tok{}, fo));
+}
+
+// One tokenizer's check: the one-pass signature equals its reference path, its fingerprint
+// is the unfolded fingerprint, its sketch the sketch of the phrase-folded text.
+template <class Tok>
+struct side {
+    semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> one{semfp::Fingerprinter<Tok, semfp::default_hash, 64>{},
+                                                                    semfp::signature_options{true}};
+    semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded = folded_reference<Tok>();
+    semfp::Fingerprinter<Tok, semfp::default_hash, 64> plain{};
+    semfp::fingerprint_scratch a, b, c;
+
+    // True if the phrase fold changed the sketch.
+    bool operator()(const std::string& t) {
+        const semfp::Signature<64> got = one(t, a);
+        const semfp::Signature<64> ref = one.reference(t, b);
+        const semfp::MinHashSketch want = folded.reference(t, c).sketch;
+        REQUIRE(got.fingerprint == plain.reference(t, c));
+        REQUIRE(ref.fingerprint == got.fingerprint);
+        REQUIRE(got.sketch == want);
+        REQUIRE(ref.sketch == want);
+        return want != semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64>(plain).reference(t, c).sketch;
+    }
+};
+
+struct checker {
+    side<semfp::default_tokenizer> filtered;
+    side<semfp::CharBigramTokenizer> bigrams;
+    std::string filler;
+    std::size_t texts = 0, changed = 0;
+
+    checker() {
+        for (int i = 0; i < 30; ++i) filler += "zq ";
+    }
+    void operator()(const std::string& t) {
+        INFO("text: " << t);
+        changed += filtered(t) ? 1 : 0;
+        bigrams(t);
+        filtered(filler + t);
+        changed += bigrams(filler + t) ? 1 : 0;
+        texts += 2;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fingerprint folds", "[signature][sketch][phrases]") {
+    STATIC_REQUIRE(!semfp::default_signature_options<64>().sketch_fold_phrases);
+    STATIC_REQUIRE(!semfp::default_signature_options<128>().sketch_fold_phrases);
+    REQUIRE(!semfp::SignatureFingerprinter<>{}.sketch_folds());
+    const semfp::SignatureFingerprinter<> on(semfp::DefaultFingerprinter<64>{}, semfp::signature_options{true});
+    REQUIRE(on.sketch_folds());
+    REQUIRE(on.options().sketch_fold_phrases);
+    REQUIRE(!semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, 128>(
+                 semfp::DefaultFingerprinter<128>{}, semfp::signature_options{true})
+                 .sketch_folds());
+    // "Software" written the Taiwan way and the mainland way, after 60 ASCII words: one sketch,
+    // two fingerprints (each `fingerprint<64>`); without the option, two sketches.
+    std::string words;
+    for (int i = 0; i < 60; ++i) words += "w" + std::to_string(i) + " ";
+    const std::string tw = words + "\xE8\xBB\x9F\xE9\xAB\x94";
+    const std::string cn = words + "\xE8\xBD\xAF\xE4\xBB\xB6";
+    REQUIRE(on(tw).sketch == on(cn).sketch);
+    REQUIRE(on(tw).fingerprint == semfp::fingerprint<64>(tw));
+    REQUIRE(on(cn).fingerprint == semfp::fingerprint<64>(cn));
+    REQUIRE(on(tw).fingerprint != on(cn).fingerprint);
+    REQUIRE(semfp::signature<64>(tw).sketch != semfp::signature<64>(cn).sketch);
+    REQUIRE(semfp::signature<64>(tw) == semfp::SignatureFingerprinter<>{}.reference(tw, *std::make_unique<semfp::fingerprint_scratch>()));
+    // The exact Jaccard similarity follows the sketch's view.
+    REQUIRE(on.exact_jaccard(tw, cn) == 1.0);
+    REQUIRE(semfp::SignatureFingerprinter<>{}.exact_jaccard(tw, cn) < 1.0);
+}
+
+TEST_CASE("Sketch phrase fold: every phrase, in its renderings and between every kind of neighbour", "[signature][sketch][phrases]") {
+    checker check;
+    const std::vector<std::string> before{"", "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99", "abc ", "x",
+                                          "\xEF\xBC\x8C", "\xE3\x80\x82", "\xC3\xA9", "\xF0\xA0\x80\x80"};
+    const std::vector<std::string> after{"",         "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99\xE4\xB8\xAA",
+                                         " end",     "\xEF\xBC\x8C",
+                                         "\xC3\xA9", "\xF0\xA0\x80\x80",
+                                         "\xE4\xB8", "\xE4\xB8\xAD\xE6\x96\x87"};
+    for (std::size_t e = 0; e < semfp::detail::tw_phrase_table_size; ++e) {
+        const std::u32string_view from = semfp::detail::tw_phrase_table[e].from;
+        std::size_t renderings = 1;
+        for (const char32_t c : from) renderings = std::max(renderings, forms_of(c).size());
+        const std::size_t kinds = semfp_test::sanitized_build ? 1 : 2;
+        for (std::size_t k = 0; k < std::min(renderings, kinds); ++k) {
+            const std::string p = rendering(from, k);
+            for (std::size_t x = 0; x < before.size(); ++x)
+                for (std::size_t y = 0; y < after.size(); ++y)
+                    if (!semfp_test::sanitized_build || y == (x + e) % after.size()) check(before[x] + p + after[y]);
+            for (std::size_t len = 1; len < from.size(); ++len) check(before[1] + rendering(from.substr(0, len), k) + after[1]);
+        }
+    }
+    REQUIRE(check.texts > (semfp_test::sanitized_build ? 16 : 120) * semfp::detail::tw_phrase_table_size);
+    REQUIRE(check.changed > check.texts / 4);
+}
+
+TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in one text", "[signature][sketch][phrases]") {
+    checker check;
+    const std::size_t count = semfp::detail::tw_phrase_table_size;
+    const std::string run = "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84";
+    std::size_t overlaps = 0;
+    for (std::size_t a = 0; a < count; ++a) {
+        const std::u32string_view x = semfp::detail::tw_phrase_table[a].from;
+        for (std::size_t b = 0; b < count; ++b) {
+            const std::u32string_view y = semfp::detail::tw_phrase_table[b].from;
+            for (std::size_t k = 1; k < x.size() && k < y.size(); ++k) {
+                if (x.substr(x.size() - k) != y.substr(0, k)) continue;
+                const std::string t = utf8_of(x) + utf8_of(y.substr(k));
+                check(run + t + run);
+                ++overlaps;
+            }
+        }
+    }
+    REQUIRE(overlaps > 50);
+    const std::size_t step = semfp_test::sanitized_build ? 7 : 1;
+    for (std::size_t e = 0; e < count; e += step) {
+        const std::string x = rendering(semfp::detail::tw_phrase_table[e].from, 0);
+        const std::string y = rendering(semfp::detail::tw_phrase_table[(e + 1) % count].from, 1);
+        check(x + y);
+        check(run + y + x + run);
+    }
+    for (std::size_t k = 0; k < 2; ++k) {
+        std::string forward, backward;
+        for (std::size_t e = 0; e < count; ++e) {
+            forward += rendering(semfp::detail::tw_phrase_table[e].from, k);
+            backward += rendering(semfp::detail::tw_phrase_table[count - 1 - e].from, k);
+        }
+        check(forward);
+        check(backward);
+    }
+}
+
+TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sample articles", "[signature][sketch][phrases]") {
+    checker check;
+    check(std::string(semfp_test::article_a));
+    check(std::string(semfp_test::article_b));
+    check(std::string(semfp_test::article_c));
+    std::mt19937_64 rng(20261125);
+    // Pieces: phrases (Traditional and folded), common Han characters, the one-character phrases'
+    // neighbours, ASCII, punctuation, full-width forms, two- and four-byte characters, and
+    // malformed bytes (a stray continuation, a cut lead, an overlong form, a surrogate).
+    const std::vector<std::string> other{"\xE6\x88\x91", "\xE4\xBB\xAC", "\xE7\x9A\x84", "\xE4\xB8\xAD", "\xE4\xBB\x80",
+                                         " ", "ab", "Z9", "\xEF\xBC\x8C", "\xE3\x80\x82", "\xE3\x80\x80", "\xC3\xA9",
+                                         "\xF0\xA0\x80\x80", "\x80", "\xE4\xB8", "\xC0\xAF", "\xED\xA0\x80", "\xFF",
+                                         "\xE3\x81\x82", "\xEA\xB0\x80", "\xEF\xBD\x81"};
+    const std::size_t n = semfp_test::cases(3000, 20);
+    for (std::size_t r = 0; r < n; ++r) {
+        std::string t;
+        const std::size_t pieces = 1 + rng() % 60;
+        for (std::size_t k = 0; k < pieces; ++k) {
+            if (rng() % 3 == 0) {
+                const auto& p = semfp::detail::tw_phrase_table[rng() % semfp::detail::tw_phrase_table_size];
+                t += rng() % 2 == 0 ? rendering(p.from, rng() % 3) : std::string(p.to);
+            } else {
+                t += other[rng() % other.size()];
+            }
+        }
+        check(t);
+    }
+}
