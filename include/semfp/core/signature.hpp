@@ -165,7 +165,7 @@ struct signature_options {
     /// phrases already (128 bits by default) or scripts not at all. Off by default: at 64 bits
     /// it meets the two-stage quality targets on the evaluation pairs (s2twp 99.7 % on the
     /// confirmation half, no false positive, with `min_similarity` 0.653), but costs about
-    /// 1.5 fingerprints per signature against the 1.3 budget (bench/results/two_stage.md).
+    /// 1.45 fingerprints per signature against the 1.3 budget (bench/results/two_stage.md).
     bool sketch_fold_phrases = false;
 };
 
