@@ -26,3 +26,28 @@ if(SEMFP_SANITIZE)
     target_link_options(semfp_dev INTERFACE $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
   endif()
 endif()
+
+# Unity ("jumbo") builds of the targets compiled in every preset: the test executables and the
+# tool. Their sources include the same library templates, Catch2, CLI11 and nlohmann/json, and
+# compiled in batches of several files each template is instantiated and compiled once per batch
+# instead of once per file (ASan objects: 8 test files 45.9 s CPU apart, 18.5 s as one batch).
+# Off by default, so the developer build still compiles every source file on its own (which is
+# what shows a missing #include); the sanitizer presets turn it on. Files named after the batch
+# size stay out of the batches and compile on their own: their file-local helpers clash with
+# another file's (same name and signature in an anonymous namespace, or a global that another
+# file's local shadows). All other files of a target must compile as one translation unit, so
+# that any batching works; a new test file that clashes joins that list.
+option(SEMFP_UNITY_BUILD "Compile semfp's test executables and tool in unity batches" OFF)
+function(semfp_unity_build target batch_size)
+  if(NOT SEMFP_UNITY_BUILD)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch_size})
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS sources)
+    get_filename_component(name "${source}" NAME)
+    if(name IN_LIST ARGN)
+      set_source_files_properties("${source}" PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endforeach()
+endfunction()
