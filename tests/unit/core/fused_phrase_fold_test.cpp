@@ -7,6 +7,7 @@
 // pass's raw-byte phrase tests decide where the fold is looked for; a test that wrongly said
 // "no phrase here" changes the bytes, the tokens and the fingerprint.
 #include "support/catch.hpp"
+#include "support/phrase_texts.hpp"
 #include "support/scale.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
@@ -26,29 +27,7 @@
 
 namespace {
 
-std::string utf8_of(std::u32string_view s) {
-    std::string out;
-    for (const char32_t c : s) semfp::utf8::append(out, c);
-    return out;
-}
-
-// The characters that fold to `c` (Traditional forms), `c` itself first.
-std::vector<char32_t> forms_of(char32_t c) {
-    std::vector<char32_t> out{c};
-    for (const auto& p : semfp::detail::t2s_table)
-        if (p.to == c) out.push_back(p.from);
-    return out;
-}
-
-// A phrase written with the `k`-th form of each character (cycling through the forms).
-std::string rendering(std::u32string_view phrase, std::size_t k) {
-    std::u32string s;
-    for (std::size_t i = 0; i < phrase.size(); ++i) {
-        const auto forms = forms_of(phrase[i]);
-        s += forms[(k + i) % forms.size()];
-    }
-    return utf8_of(s);
-}
+using semfp_test::rendering;
 
 // Compares the fused pass with the reference on `t`: normalized bytes (the fused general path),
 // the tokens of the fused pass (its run loop and phrase replacement), and both fingerprints.
@@ -82,31 +61,8 @@ struct checker {
 TEST_CASE("Fused phrase fold: every phrase, in every rendering and between every kind of neighbour", "[fused][phrases]") {
     checker check;
     REQUIRE(check.opt.fold_phrases);
-    // Before: nothing, a Han run (the run loop reaches the phrase), ASCII, full-width and CJK
-    // punctuation, a two-byte and a four-byte character. After: the same, a lead byte cut short,
-    // and a Han run long enough that the phrase is not among the text's last nine bytes.
-    const std::vector<std::string> before{"", "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99", "abc ", "x",
-                                          "\xEF\xBC\x8C", "\xE3\x80\x82", "\xC3\xA9", "\xF0\xA0\x80\x80"};
-    const std::vector<std::string> after{"",           "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99\xE4\xB8\xAA",
-                                         " end",       "\xEF\xBC\x8C",
-                                         "\xC3\xA9",   "\xF0\xA0\x80\x80",
-                                         "\xE4\xB8",   "\xE4\xB8\xAD\xE6\x96\x87"};
-    for (std::size_t e = 0; e < semfp::detail::tw_phrase_table_size; ++e) {
-        const std::u32string_view from = semfp::detail::tw_phrase_table[e].from;
-        std::size_t renderings = 1;
-        for (const char32_t c : from) renderings = std::max(renderings, forms_of(c).size());
-        // Under the sanitizers: one rendering, and one neighbour after each one before (turning
-        // with the phrase, so that every pair of neighbours still occurs).
-        const std::size_t kinds = semfp_test::sanitized_build ? 1 : 3;
-        for (std::size_t k = 0; k < std::min(renderings, kinds); ++k) {
-            const std::string p = rendering(from, k);
-            for (std::size_t x = 0; x < before.size(); ++x)
-                for (std::size_t y = 0; y < after.size(); ++y)
-                    if (!semfp_test::sanitized_build || y == (x + e) % after.size()) check(before[x] + p + after[y]);
-            // Cut short: every proper prefix, inside a run.
-            for (std::size_t len = 1; len < from.size(); ++len) check(before[1] + rendering(from.substr(0, len), k) + after[1]);
-        }
-    }
+    // Under the sanitizers: one rendering (and fewer neighbours: see the generator).
+    semfp_test::for_each_phrase_between_neighbours(semfp_test::sanitized_build ? 1 : 3, check);
     REQUIRE(check.texts > (semfp_test::sanitized_build ? 8 : 60) * semfp::detail::tw_phrase_table_size);
     // Most texts hold a phrase that the fold replaces (the rest: prefixes, and phrases that are
     // their own representative).
@@ -116,23 +72,12 @@ TEST_CASE("Fused phrase fold: every phrase, in every rendering and between every
 TEST_CASE("Fused phrase fold: overlapping and adjacent phrases, and all phrases in one text", "[fused][phrases]") {
     checker check;
     const std::size_t count = semfp::detail::tw_phrase_table_size;
-    const std::string run = "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84";  // a Han run before and after
-    // Every ordered pair (A, B) where a proper suffix of A is a prefix of B: A followed by the
-    // rest of B, so that the longest match at each position decides.
-    std::size_t overlaps = 0;
-    for (std::size_t a = 0; a < count; ++a) {
-        const std::u32string_view x = semfp::detail::tw_phrase_table[a].from;
-        for (std::size_t b = 0; b < count; ++b) {
-            const std::u32string_view y = semfp::detail::tw_phrase_table[b].from;
-            for (std::size_t k = 1; k < x.size() && k < y.size(); ++k) {
-                if (x.substr(x.size() - k) != y.substr(0, k)) continue;
-                const std::string t = utf8_of(x) + utf8_of(y.substr(k));
-                check(t);
-                check(run + t + run);
-                ++overlaps;
-            }
-        }
-    }
+    const std::string run(semfp_test::han_run);  // a Han run before and after
+    // Every pair of overlapping phrases (longest match first), alone and inside a run.
+    const std::size_t overlaps = semfp_test::for_each_overlapping_phrase_pair([&](const std::string& t) {
+        check(t);
+        check(run + t + run);
+    });
     REQUIRE(overlaps > 50);
     // Each phrase next to the following one, in both orders, with and without a run around.
     for (std::size_t e = 0; e < count; ++e) {

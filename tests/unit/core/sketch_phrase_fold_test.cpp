@@ -9,6 +9,7 @@
 // dropped token shows) with the stopword filter and without it.
 #include "support/catch.hpp"
 #include "support/sample_text.hpp"
+#include "support/phrase_texts.hpp"
 #include "support/scale.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
@@ -29,29 +30,7 @@
 
 namespace {
 
-std::string utf8_of(std::u32string_view s) {
-    std::string out;
-    for (const char32_t c : s) semfp::utf8::append(out, c);
-    return out;
-}
-
-// The characters that fold to `c` (Traditional forms), `c` itself first.
-std::vector<char32_t> forms_of(char32_t c) {
-    std::vector<char32_t> out{c};
-    for (const auto& p : semfp::detail::t2s_table)
-        if (p.to == c) out.push_back(p.from);
-    return out;
-}
-
-// A phrase written with the `k`-th form of each character (cycling through the forms).
-std::string rendering(std::u32string_view phrase, std::size_t k) {
-    std::u32string s;
-    for (std::size_t i = 0; i < phrase.size(); ++i) {
-        const auto forms = forms_of(phrase[i]);
-        s += forms[(k + i) % forms.size()];
-    }
-    return utf8_of(s);
-}
+using semfp_test::rendering;
 
 template <class Tok>
 semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded_reference() {
@@ -63,7 +42,7 @@ semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded_reference() {
 // One tokenizer's check: the one-pass signature equals its reference path, its fingerprint
 // is the unfolded fingerprint, its sketch the sketch of the phrase-folded text.
 template <class Tok>
-struct side {
+struct sketch_side {
     semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> one{semfp::Fingerprinter<Tok, semfp::default_hash, 64>{},
                                                                     semfp::signature_options{true}};
     semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded = folded_reference<Tok>();
@@ -83,13 +62,13 @@ struct side {
     }
 };
 
-struct checker {
-    side<semfp::default_tokenizer> filtered;
-    side<semfp::CharBigramTokenizer> bigrams;
+struct sketch_checker {
+    sketch_side<semfp::default_tokenizer> filtered;
+    sketch_side<semfp::CharBigramTokenizer> bigrams;
     std::string filler;
     std::size_t texts = 0, changed = 0;
 
-    checker() {
+    sketch_checker() {
         for (int i = 0; i < 30; ++i) filler += "zq ";
     }
     void operator()(const std::string& t) {
@@ -132,47 +111,18 @@ TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fi
 }
 
 TEST_CASE("Sketch phrase fold: every phrase, in its renderings and between every kind of neighbour", "[signature][sketch][phrases]") {
-    checker check;
-    const std::vector<std::string> before{"", "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99", "abc ", "x",
-                                          "\xEF\xBC\x8C", "\xE3\x80\x82", "\xC3\xA9", "\xF0\xA0\x80\x80"};
-    const std::vector<std::string> after{"",         "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99\xE4\xB8\xAA",
-                                         " end",     "\xEF\xBC\x8C",
-                                         "\xC3\xA9", "\xF0\xA0\x80\x80",
-                                         "\xE4\xB8", "\xE4\xB8\xAD\xE6\x96\x87"};
-    for (std::size_t e = 0; e < semfp::detail::tw_phrase_table_size; ++e) {
-        const std::u32string_view from = semfp::detail::tw_phrase_table[e].from;
-        std::size_t renderings = 1;
-        for (const char32_t c : from) renderings = std::max(renderings, forms_of(c).size());
-        const std::size_t kinds = semfp_test::sanitized_build ? 1 : 2;
-        for (std::size_t k = 0; k < std::min(renderings, kinds); ++k) {
-            const std::string p = rendering(from, k);
-            for (std::size_t x = 0; x < before.size(); ++x)
-                for (std::size_t y = 0; y < after.size(); ++y)
-                    if (!semfp_test::sanitized_build || y == (x + e) % after.size()) check(before[x] + p + after[y]);
-            for (std::size_t len = 1; len < from.size(); ++len) check(before[1] + rendering(from.substr(0, len), k) + after[1]);
-        }
-    }
+    sketch_checker check;
+    semfp_test::for_each_phrase_between_neighbours(semfp_test::sanitized_build ? 1 : 2, check);
     REQUIRE(check.texts > (semfp_test::sanitized_build ? 16 : 120) * semfp::detail::tw_phrase_table_size);
     REQUIRE(check.changed > check.texts / 4);
 }
 
 TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in one text", "[signature][sketch][phrases]") {
-    checker check;
+    sketch_checker check;
     const std::size_t count = semfp::detail::tw_phrase_table_size;
-    const std::string run = "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84";
-    std::size_t overlaps = 0;
-    for (std::size_t a = 0; a < count; ++a) {
-        const std::u32string_view x = semfp::detail::tw_phrase_table[a].from;
-        for (std::size_t b = 0; b < count; ++b) {
-            const std::u32string_view y = semfp::detail::tw_phrase_table[b].from;
-            for (std::size_t k = 1; k < x.size() && k < y.size(); ++k) {
-                if (x.substr(x.size() - k) != y.substr(0, k)) continue;
-                const std::string t = utf8_of(x) + utf8_of(y.substr(k));
-                check(run + t + run);
-                ++overlaps;
-            }
-        }
-    }
+    const std::string run(semfp_test::han_run);
+    const std::size_t overlaps =
+        semfp_test::for_each_overlapping_phrase_pair([&](const std::string& t) { check(run + t + run); });
     REQUIRE(overlaps > 50);
     const std::size_t step = semfp_test::sanitized_build ? 7 : 1;
     for (std::size_t e = 0; e < count; e += step) {
@@ -193,7 +143,7 @@ TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in 
 }
 
 TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sample articles", "[signature][sketch][phrases]") {
-    checker check;
+    sketch_checker check;
     check(std::string(semfp_test::article_a));
     check(std::string(semfp_test::article_b));
     check(std::string(semfp_test::article_c));
