@@ -53,8 +53,14 @@ inline constexpr std::string_view han_run = "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x8
 /// neighbour after each one before, turning with the phrase, so every pair still occurs.
 template <class Check>
 void for_each_phrase_between_neighbours(std::size_t renderings, Check&& check) {
-    const std::vector<std::string> before{"", "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99", "abc ", "x",
-                                          "\xEF\xBC\x8C", "\xE3\x80\x82", "\xC3\xA9", "\xF0\xA0\x80\x80"};
+    const std::vector<std::string> before{"",
+                                          "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99",
+                                          "abc ",
+                                          "x",
+                                          "\xEF\xBC\x8C",
+                                          "\xE3\x80\x82",
+                                          "\xC3\xA9",
+                                          "\xF0\xA0\x80\x80"};
     const std::vector<std::string> after{"",         "\xE6\x88\x91\xE4\xBB\xAC\xE7\x9A\x84\xE8\xBF\x99\xE4\xB8\xAA",
                                          " end",     "\xEF\xBC\x8C",
                                          "\xC3\xA9", "\xF0\xA0\x80\x80",
@@ -68,7 +74,8 @@ void for_each_phrase_between_neighbours(std::size_t renderings, Check&& check) {
             for (std::size_t x = 0; x < before.size(); ++x)
                 for (std::size_t y = 0; y < after.size(); ++y)
                     if (!sanitized_build || y == (x + e) % after.size()) check(before[x] + p + after[y]);
-            for (std::size_t len = 1; len < from.size(); ++len) check(before[1] + rendering(from.substr(0, len), k) + after[1]);
+            for (std::size_t len = 1; len < from.size(); ++len)
+                check(before[1] + rendering(from.substr(0, len), k) + after[1]);
         }
     }
 }
@@ -92,6 +99,26 @@ std::size_t for_each_overlapping_phrase_pair(Check&& check) {
         }
     }
     return overlaps;
+}
+
+/// Calls `check(x, y)` for every `step`-th phrase x (first rendering) and the phrase after it
+/// in the table, y (second rendering), for texts of adjacent phrases.
+template <class Check>
+void for_each_adjacent_phrase_pair(std::size_t step, Check&& check) {
+    const std::size_t count = semfp::detail::tw_phrase_table_size;
+    for (std::size_t e = 0; e < count; e += step)
+        check(rendering(semfp::detail::tw_phrase_table[e].from, 0),
+              rendering(semfp::detail::tw_phrase_table[(e + 1) % count].from, 1));
+}
+
+/// All phrases in one text, adjacent, each in its `k`-th rendering, in the table's order or in
+/// reverse.
+inline std::string all_phrases(std::size_t k, bool reverse) {
+    const std::size_t count = semfp::detail::tw_phrase_table_size;
+    std::string out;
+    for (std::size_t e = 0; e < count; ++e)
+        out += rendering(semfp::detail::tw_phrase_table[reverse ? count - 1 - e : e].from, k);
+    return out;
 }
 
 }  // namespace semfp_test

@@ -27,8 +27,6 @@
 
 namespace {
 
-using semfp_test::rendering;
-
 // Compares the fused pass with the reference on `t`: normalized bytes (the fused general path),
 // the tokens of the fused pass (its run loop and phrase replacement), and both fingerprints.
 struct checker {
@@ -58,7 +56,8 @@ struct checker {
 
 }  // namespace
 
-TEST_CASE("Fused phrase fold: every phrase, in every rendering and between every kind of neighbour", "[fused][phrases]") {
+TEST_CASE("Fused phrase fold: every phrase, in every rendering and between every kind of neighbour",
+          "[fused][phrases]") {
     checker check;
     REQUIRE(check.opt.fold_phrases);
     // Under the sanitizers: one rendering (and fewer neighbours: see the generator).
@@ -71,7 +70,6 @@ TEST_CASE("Fused phrase fold: every phrase, in every rendering and between every
 
 TEST_CASE("Fused phrase fold: overlapping and adjacent phrases, and all phrases in one text", "[fused][phrases]") {
     checker check;
-    const std::size_t count = semfp::detail::tw_phrase_table_size;
     const std::string run(semfp_test::han_run);  // a Han run before and after
     // Every pair of overlapping phrases (longest match first), alone and inside a run.
     const std::size_t overlaps = semfp_test::for_each_overlapping_phrase_pair([&](const std::string& t) {
@@ -80,21 +78,15 @@ TEST_CASE("Fused phrase fold: overlapping and adjacent phrases, and all phrases 
     });
     REQUIRE(overlaps > 50);
     // Each phrase next to the following one, in both orders, with and without a run around.
-    for (std::size_t e = 0; e < count; ++e) {
-        const std::string x = rendering(semfp::detail::tw_phrase_table[e].from, 0);
-        const std::string y = rendering(semfp::detail::tw_phrase_table[(e + 1) % count].from, 1);
+    semfp_test::for_each_adjacent_phrase_pair(1, [&](const std::string& x, const std::string& y) {
         check(x + y);
         check(y + x);
         check(run + x + y + run);
-    }
+    });
     // All phrases in one text, adjacent, in the table's order and in reverse, plain and in their
     // Traditional renderings.
     for (std::size_t k = 0; k < 2; ++k) {
-        std::string forward, backward;
-        for (std::size_t e = 0; e < count; ++e) {
-            forward += rendering(semfp::detail::tw_phrase_table[e].from, k);
-            backward += rendering(semfp::detail::tw_phrase_table[count - 1 - e].from, k);
-        }
+        const std::string forward = semfp_test::all_phrases(k, false), backward = semfp_test::all_phrases(k, true);
         check(forward);
         check(backward);
         check(run + forward + "abc" + backward + run);

@@ -8,8 +8,8 @@
 // copies of one ASCII word, so that the whole-token view holds an exact set (every added or
 // dropped token shows) with the stopword filter and without it.
 #include "support/catch.hpp"
-#include "support/sample_text.hpp"
 #include "support/phrase_texts.hpp"
+#include "support/sample_text.hpp"
 #include "support/scale.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
@@ -36,15 +36,16 @@ template <class Tok>
 semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded_reference() {
     semfp::fingerprint_options fo = semfp::default_fingerprint_options<64>();
     fo.normalize.fold_phrases = true;
-    return semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64>(semfp::Fingerprinter<Tok, semfp::default_hash, 64>(Tok{}, fo));
+    return semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64>(
+        semfp::Fingerprinter<Tok, semfp::default_hash, 64>(Tok{}, fo));
 }
 
 // One tokenizer's check: the one-pass signature equals its reference path, its fingerprint
 // is the unfolded fingerprint, its sketch the sketch of the phrase-folded text.
 template <class Tok>
 struct sketch_side {
-    semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> one{semfp::Fingerprinter<Tok, semfp::default_hash, 64>{},
-                                                                    semfp::signature_options{true}};
+    semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> one{
+        semfp::Fingerprinter<Tok, semfp::default_hash, 64>{}, semfp::signature_options{true}};
     semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded = folded_reference<Tok>();
     semfp::Fingerprinter<Tok, semfp::default_hash, 64> plain{};
     semfp::fingerprint_scratch a, b, c;
@@ -83,7 +84,8 @@ struct sketch_checker {
 
 }  // namespace
 
-TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fingerprint folds", "[signature][sketch][phrases]") {
+TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fingerprint folds",
+          "[signature][sketch][phrases]") {
     STATIC_REQUIRE(!semfp::default_signature_options<64>().sketch_fold_phrases);
     STATIC_REQUIRE(!semfp::default_signature_options<128>().sketch_fold_phrases);
     REQUIRE(!semfp::SignatureFingerprinter<>{}.sketch_folds());
@@ -104,45 +106,41 @@ TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fi
     REQUIRE(on(cn).fingerprint == semfp::fingerprint<64>(cn));
     REQUIRE(on(tw).fingerprint != on(cn).fingerprint);
     REQUIRE(semfp::signature<64>(tw).sketch != semfp::signature<64>(cn).sketch);
-    REQUIRE(semfp::signature<64>(tw) == semfp::SignatureFingerprinter<>{}.reference(tw, *std::make_unique<semfp::fingerprint_scratch>()));
+    REQUIRE(semfp::signature<64>(tw) ==
+            semfp::SignatureFingerprinter<>{}.reference(tw, *std::make_unique<semfp::fingerprint_scratch>()));
     // The exact Jaccard similarity follows the sketch's view.
     REQUIRE(on.exact_jaccard(tw, cn) == 1.0);
     REQUIRE(semfp::SignatureFingerprinter<>{}.exact_jaccard(tw, cn) < 1.0);
 }
 
-TEST_CASE("Sketch phrase fold: every phrase, in its renderings and between every kind of neighbour", "[signature][sketch][phrases]") {
+TEST_CASE("Sketch phrase fold: every phrase, in its renderings and between every kind of neighbour",
+          "[signature][sketch][phrases]") {
     sketch_checker check;
     semfp_test::for_each_phrase_between_neighbours(semfp_test::sanitized_build ? 1 : 2, check);
     REQUIRE(check.texts > (semfp_test::sanitized_build ? 16 : 120) * semfp::detail::tw_phrase_table_size);
     REQUIRE(check.changed > check.texts / 4);
 }
 
-TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in one text", "[signature][sketch][phrases]") {
+TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in one text",
+          "[signature][sketch][phrases]") {
     sketch_checker check;
-    const std::size_t count = semfp::detail::tw_phrase_table_size;
     const std::string run(semfp_test::han_run);
     const std::size_t overlaps =
         semfp_test::for_each_overlapping_phrase_pair([&](const std::string& t) { check(run + t + run); });
     REQUIRE(overlaps > 50);
-    const std::size_t step = semfp_test::sanitized_build ? 7 : 1;
-    for (std::size_t e = 0; e < count; e += step) {
-        const std::string x = rendering(semfp::detail::tw_phrase_table[e].from, 0);
-        const std::string y = rendering(semfp::detail::tw_phrase_table[(e + 1) % count].from, 1);
-        check(x + y);
-        check(run + y + x + run);
-    }
+    semfp_test::for_each_adjacent_phrase_pair(semfp_test::sanitized_build ? 7 : 1,
+                                              [&](const std::string& x, const std::string& y) {
+                                                  check(x + y);
+                                                  check(run + y + x + run);
+                                              });
     for (std::size_t k = 0; k < 2; ++k) {
-        std::string forward, backward;
-        for (std::size_t e = 0; e < count; ++e) {
-            forward += rendering(semfp::detail::tw_phrase_table[e].from, k);
-            backward += rendering(semfp::detail::tw_phrase_table[count - 1 - e].from, k);
-        }
-        check(forward);
-        check(backward);
+        check(semfp_test::all_phrases(k, false));
+        check(semfp_test::all_phrases(k, true));
     }
 }
 
-TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sample articles", "[signature][sketch][phrases]") {
+TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sample articles",
+          "[signature][sketch][phrases]") {
     sketch_checker check;
     check(std::string(semfp_test::article_a));
     check(std::string(semfp_test::article_b));
@@ -151,10 +149,27 @@ TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sam
     // Pieces: phrases (Traditional and folded), common Han characters, the one-character phrases'
     // neighbours, ASCII, punctuation, full-width forms, two- and four-byte characters, and
     // malformed bytes (a stray continuation, a cut lead, an overlong form, a surrogate).
-    const std::vector<std::string> other{"\xE6\x88\x91", "\xE4\xBB\xAC", "\xE7\x9A\x84", "\xE4\xB8\xAD", "\xE4\xBB\x80",
-                                         " ", "ab", "Z9", "\xEF\xBC\x8C", "\xE3\x80\x82", "\xE3\x80\x80", "\xC3\xA9",
-                                         "\xF0\xA0\x80\x80", "\x80", "\xE4\xB8", "\xC0\xAF", "\xED\xA0\x80", "\xFF",
-                                         "\xE3\x81\x82", "\xEA\xB0\x80", "\xEF\xBD\x81"};
+    const std::vector<std::string> other{"\xE6\x88\x91",
+                                         "\xE4\xBB\xAC",
+                                         "\xE7\x9A\x84",
+                                         "\xE4\xB8\xAD",
+                                         "\xE4\xBB\x80",
+                                         " ",
+                                         "ab",
+                                         "Z9",
+                                         "\xEF\xBC\x8C",
+                                         "\xE3\x80\x82",
+                                         "\xE3\x80\x80",
+                                         "\xC3\xA9",
+                                         "\xF0\xA0\x80\x80",
+                                         "\x80",
+                                         "\xE4\xB8",
+                                         "\xC0\xAF",
+                                         "\xED\xA0\x80",
+                                         "\xFF",
+                                         "\xE3\x81\x82",
+                                         "\xEA\xB0\x80",
+                                         "\xEF\xBD\x81"};
     const std::size_t n = semfp_test::cases(3000, 20);
     for (std::size_t r = 0; r < n; ++r) {
         std::string t;
