@@ -142,7 +142,7 @@ TEST_CASE("copy index: templates and common fingerprints are ignored", "[copy][c
     CHECK(frequent.query(boilerplate).empty());
 }
 
-TEST_CASE("copy index: save and load round trip; corrupt data leaves the index unchanged", "[copy][copy_index]") {
+TEST_CASE("copy index: save and load round trip, corrupt data leaves the index unchanged", "[copy][copy_index]") {
     semfp::copy_index_options opt;
     opt.winnowing = {4, 12, true};
     opt.max_document_frequency = 7;

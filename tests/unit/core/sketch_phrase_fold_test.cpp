@@ -84,7 +84,7 @@ struct sketch_checker {
 
 }  // namespace
 
-TEST_CASE("Sketch phrase fold: an option, off by default; no effect where the fingerprint folds",
+TEST_CASE("Sketch phrase fold: an option, off by default, without effect where the fingerprint folds",
           "[signature][sketch][phrases]") {
     STATIC_REQUIRE(!semfp::default_signature_options<64>().sketch_fold_phrases);
     STATIC_REQUIRE(!semfp::default_signature_options<128>().sketch_fold_phrases);

@@ -68,7 +68,7 @@ TEST_CASE("BloomFilter merge needs the same geometry", "[index][bloom]") {
     CHECK_THROWS_AS(a.merge(c), semfp::invalid_argument_error);
 }
 
-TEST_CASE("BloomFilter saves and loads; bad streams leave it unchanged", "[index][bloom]") {
+TEST_CASE("BloomFilter saves and loads, bad streams leave it unchanged", "[index][bloom]") {
     auto f = semfp::BloomFilter::for_capacity(1000, 0.01);
     for (int i = 0; i < 500; ++i) f.insert(key(static_cast<std::uint64_t>(i)));
     std::stringstream ss;

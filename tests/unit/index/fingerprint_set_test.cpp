@@ -41,7 +41,7 @@ TEST_CASE("FingerprintSet merge is a union", "[index][fpset]") {
     CHECK(a.contains(semfp::Fingerprint<64>(3)));
 }
 
-TEST_CASE("FingerprintSet saves and loads; bad streams leave it unchanged", "[index][fpset]") {
+TEST_CASE("FingerprintSet saves and loads, bad streams leave it unchanged", "[index][fpset]") {
     semfp::FingerprintSet<128> s;
     for (std::uint64_t i = 0; i < 100; ++i) s.insert(fp(i));
     std::stringstream ss;

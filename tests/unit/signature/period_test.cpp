@@ -153,7 +153,7 @@ TEST_CASE("PeriodDetector: the IDF filter drops template sentences", "[period]")
     CHECK(main.find("版权所有") == std::string::npos);
 }
 
-TEST_CASE("PeriodDetector: results do not depend on the thread count; the cap removes pairs", "[period]") {
+TEST_CASE("PeriodDetector: results do not depend on the thread count, the cap removes pairs", "[period]") {
     auto run = [](unsigned threads, std::size_t cap) {
         semfp::period_options o;
         o.length = 10;

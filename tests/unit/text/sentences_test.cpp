@@ -77,7 +77,7 @@ TEST_CASE("sentences: ASCII punctuation ends a sentence only in context", "[sent
     CHECK(texts("Wait... what") == strings{"Wait...", "what"});
 }
 
-TEST_CASE("sentences: line breaks end sentences; empty sentences are skipped", "[sentences]") {
+TEST_CASE("sentences: line breaks end sentences, empty sentences are skipped", "[sentences]") {
     CHECK(texts("第一行\n第二行\r\n第三行\r第四行") == strings{"第一行", "第二行", "第三行", "第四行"});
     CHECK(texts("行\xE2\x80\xA8段\xE2\x80\xA9末") == strings{"行", "段", "末"});
     CHECK(texts("\n\n  \n\xE3\x80\x80\n").empty());
