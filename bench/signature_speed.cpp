@@ -2,6 +2,7 @@
 // documents.
 //
 //   semfp_signature_speed [CORPUS_DIR] [--rounds=N] [--check] [--only=signature|fingerprint]
+//                         [--fold=on|off]
 //
 // What is compared. `fingerprint<Bits>` is `DefaultFingerprinter<Bits>` with a reused scratch;
 // `Signature<Bits>` is `SignatureFingerprinter<default_tokenizer, default_hash, Bits>` (what
@@ -22,7 +23,9 @@
 // manpages_zh_tw_twins.jsonl, is checked: the signature's fingerprint must equal
 // `fingerprint<Bits>` and the whole signature `SignatureFingerprinter::reference` (exit 2
 // otherwise). `--check` exits with status 1 when a ratio exceeds 1.3. `--only=` times one side
-// alone (for a profiler; no ratio is printed).
+// alone (for a profiler; no ratio is printed). `--fold=on|off` sets
+// `signature_options::sketch_fold_phrases` of the 64-bit signature (default: what
+// `default_signature_options<64>()` says), so the option's cost is measured by the same program.
 #include "support/corpus.hpp"
 #include "support/cpu_rounds.hpp"
 
@@ -55,6 +58,9 @@ template <std::size_t Bits>
 struct pair_of {
     semfp::DefaultFingerprinter<Bits> fp{};
     semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, Bits> sig{};
+
+    pair_of() = default;
+    explicit pair_of(semfp::signature_options opt) : sig({}, opt) {}
 
     // False if a fused signature differs from the fingerprint or from the reference signature.
     bool agree(const std::vector<std::string>& docs, semfp::fingerprint_scratch& scratch) const {
@@ -100,17 +106,22 @@ int main(int argc, char** argv) {
     int rounds = 9;
     bool check = false;
     side only = side::both;
+    int fold = -1;  // --fold=on|off: the sketch-only phrase fold at 64 bits (default: the default)
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         if (a.substr(0, 9) == "--rounds=") rounds = std::max(1, std::atoi(argv[i] + 9));
         if (a == "--check") check = true;
         if (a == "--only=fingerprint") only = side::fingerprint;
         if (a == "--only=signature") only = side::signature;
+        if (a == "--fold=on") fold = 1;
+        if (a == "--fold=off") fold = 0;
     }
     const auto dir = semfp::bench::corpus_dir(argc, argv);
     const std::vector<std::string> docs = semfp::bench::cut_corpus(dir / "manpages_zh_cn.jsonl", 2000, rounds);
 
-    const pair_of<64> p64;
+    semfp::signature_options opt64 = semfp::default_signature_options<64>();
+    if (fold >= 0) opt64.sketch_fold_phrases = fold == 1;
+    const pair_of<64> p64(opt64);
     const pair_of<128> p128;
     semfp::fingerprint_scratch scratch;
 
