@@ -8,7 +8,7 @@ if(PkgConfig_FOUND)
   pkg_check_modules(SEMFP_GUMBO QUIET IMPORTED_TARGET gumbo)
 endif()
 
-if(SEMFP_GUMBO_FOUND)
+if(SEMFP_GUMBO_FOUND AND TARGET semfp_tests)
   target_link_libraries(semfp_tests PRIVATE PkgConfig::SEMFP_GUMBO)
   target_compile_definitions(semfp_tests PRIVATE SEMFP_TEST_HAVE_GUMBO=1)
   set(SEMFP_HTML_REAL_PAGES_DIR "/usr/share/debian-reference" CACHE PATH
