@@ -617,6 +617,59 @@ int main(int argc, char** argv) {
         fixed.min_similarity = 0.653;
         fixed_rule<64>("Taiwan vocabulary fold in the sketch only (signature_options::sketch_fold_phrases)", pairs,
                        sketch_only, fixed, emit);
+
+        // The union variant: the default fingerprint; the sketch of the set of the tokens of the
+        // unfolded text U and of the phrase-folded text F (reference: two tokenizations, every
+        // token of U then every token of F added to one sketcher). A text with fewer than
+        // short_tokens tokens of U keeps the default sketch (short view of U), so every text is
+        // short or long as with the default signature.
+        std::vector<semfp::Signature<64>> with_union;
+        std::string norm;
+        for (std::size_t i = 0; i < docs.texts.size(); ++i) {
+            semfp::MinHashSketcher unfolded_only;
+            semfp::MinHashSketcher both;
+            std::uint32_t tokens = 0;
+            maker64.for_each_sketch_feature(docs.texts[i], norm, [&](std::string_view t) {
+                unfolded_only.add_token(t);
+                both.add_token(t);
+                ++tokens;
+            });
+            if (tokens < semfp::MinHashSketcher::short_tokens) {
+                with_union.push_back(docs.s64[i]);
+                continue;
+            }
+            if (unfolded_only.finish() != docs.s64[i].sketch)
+                semfp::bench::die(program, "the unfolded tokens do not give the default sketch on document " + std::to_string(i));
+            folded.for_each_sketch_feature(docs.texts[i], norm, [&](std::string_view t) { both.add_token(t); });
+            with_union.push_back({docs.s64[i].fingerprint, both.finish()});
+        }
+        // min_similarity by the library's procedure, on the tuning half only: the largest
+        // estimate of a negative (plain or same-site, short or long) within radius 32, + 0.045,
+        // rounded up to 0.001.
+        semfp::two_stage_rule union_rule = semfp::two_stage_rule::recommended<64>();
+        union_rule.accept_distance = 5;
+        union_rule.radius = 32;
+        double worst = 0;
+        double worst_long = 0;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            if (pairs[i].half != 0 || pairs[i].positive) continue;
+            const pair_view v = view_of(with_union[pairs[i].a], with_union[pairs[i].b], union_rule.short_features);
+            if (v.d > union_rule.radius) continue;
+            worst = std::max(worst, v.j);
+            if (!v.is_short) worst_long = std::max(worst_long, v.j);
+        }
+        union_rule.min_similarity = std::ceil((worst + required_margin) * 1000.0 - 1e-9) / 1000.0;
+        char ubuf[512];
+        std::snprintf(ubuf, sizeof ubuf,
+                      "### 64 bits, union sketch (tokens of the unfolded and the phrase-folded text): rule derived "
+                      "on the tuning half\n\nLargest estimate of a negative within radius %u on the tuning half: %.4f "
+                      "(long negatives only: %.4f); + %.3f, rounded up: min_similarity %.3f (accept distance %u, "
+                      "radius %u, fixed in advance).\n\n",
+                      union_rule.radius, worst, worst_long, required_margin, union_rule.min_similarity,
+                      union_rule.accept_distance, union_rule.radius);
+        emit(ubuf);
+        whole_rule<64>("union sketch of the unfolded and the phrase-folded tokens", pairs, with_union, emit);
+        fixed_rule<64>("union sketch of the unfolded and the phrase-folded tokens", pairs, with_union, union_rule, emit);
     }
 
     // Sketch estimate against exact Jaccard of the same tokens, on a sample of pairs.
