@@ -29,9 +29,10 @@
 // of the phrase-folded text, a text of fewer than 30 unfolded tokens keeping its default sketch)
 // is computed by a two-pass reference (both tokenizations fed to one MinHashSketcher; a one-pass
 // version in the fused pass was measured at the exact fold's cost, so the library does not offer
-// it: bench/results/two_stage.md). Its min_similarity is derived on the tuning half by the library's rule (the
-// largest estimate of a negative within radius 32, + 0.045, rounded up to 0.001) and printed
-// before it is reported with the whole rule and with that rule (accept distance 5, radius 32).
+// it: bench/results/two_stage.md). Its min_similarity is derived on the tuning half by the
+// library's rule (the largest estimate of a negative within radius 32, + 0.045, rounded up to
+// 0.001) and printed before it is reported with the whole rule and with that rule (accept
+// distance 5, radius 32).
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/sketch_band_index.hpp>
