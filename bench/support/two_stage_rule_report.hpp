@@ -38,6 +38,28 @@ pair_view view_of(const semfp::Signature<Bits>& x, const semfp::Signature<Bits>&
 
 inline constexpr double required_margin = 0.045;  // the standard deviation bound of the estimate (sketch.hpp)
 
+/// Per kind of pair, for each half h: at [h * (N + 1)] the number of pairs, then how many of them
+/// each of `rules` finds through the banded stage. `view` is a `calibration_view` of the pairs.
+template <std::size_t N, class View>
+std::map<std::string, std::array<std::size_t, 2 * (N + 1)>> tally_by_kind(
+    const std::vector<dev_pair>& pairs, const View& view, const std::array<const semfp::two_stage_rule*, N>& rules) {
+    std::map<std::string, std::array<std::size_t, 2 * (N + 1)>> t;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (view[i].half < 0) continue;
+        auto& row = t[pairs[i].kind];
+        const std::size_t o = view[i].half == 0 ? 0 : N + 1;
+        ++row[o];
+        for (std::size_t r = 0; r < N; ++r)
+            if (semfp::bench::banded_finds(*rules[r], view[i])) ++row[o + 1 + r];
+    }
+    return t;
+}
+
+/// `a` of `n` in per cent (0 when `n` is 0).
+inline double percent_of(std::size_t a, std::size_t n) {
+    return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n);
+}
+
 /// The pairs as the calibration sees them (support/two_stage_calibration.hpp).
 template <std::size_t Bits>
 std::vector<semfp::bench::calibration_pair> calibration_view(const std::vector<dev_pair>& pairs,
@@ -86,16 +108,9 @@ void whole_rule(const std::string& title, const std::vector<dev_pair>& pairs,
                   "chosen confirmation |\n|---|---:|---:|---:|---:|---:|\n",
                   nearest[1]);
     emit(buf);
-    std::map<std::string, std::array<std::size_t, 6>> t;  // per half: n, library, chosen
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (view[i].half < 0) continue;
-        auto& row = t[pairs[i].kind];
-        const std::size_t o = view[i].half == 0 ? 0 : 3;
-        ++row[o];
-        row[o + 1] += sb::banded_finds(lib, view[i]) ? 1 : 0;
-        row[o + 2] += sb::banded_finds(chosen.rule, view[i]) ? 1 : 0;
-    }
-    auto pct = [](std::size_t a, std::size_t n) { return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n); };
+    // Per half: n, found by the library rule, found by the chosen rule.
+    const auto t = tally_by_kind<2>(pairs, view, {&lib, &chosen.rule});
+    const auto pct = percent_of;
     for (const auto& [kind, r] : t) {
         if (kind == "negative" || kind == "site_negative")
             std::snprintf(buf, sizeof buf, "| %s (false positives) | %zu / %zu | %zu | %zu | %zu | %zu |\n", kind.c_str(), r[0],
@@ -125,7 +140,6 @@ void whole_rule(const std::string& title, const std::vector<dev_pair>& pairs,
 template <std::size_t Bits, class Emit>
 void fixed_rule(const std::string& title, const std::vector<dev_pair>& pairs, const std::vector<semfp::Signature<Bits>>& sig,
                 const semfp::two_stage_rule& rule, Emit& emit) {
-    namespace sb = semfp::bench;
     const auto view = calibration_view<Bits>(pairs, sig, rule.short_features);
     char buf[512];
     std::snprintf(buf, sizeof buf,
@@ -133,15 +147,8 @@ void fixed_rule(const std::string& title, const std::vector<dev_pair>& pairs, co
                   "| kind | pairs (tune / confirm) | tuning | confirmation |\n|---|---:|---:|---:|\n",
                   Bits, title.c_str(), rule.accept_distance, rule.radius, rule.min_similarity);
     emit(buf);
-    std::map<std::string, std::array<std::size_t, 4>> t;  // per half: n, found
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (view[i].half < 0) continue;
-        auto& row = t[pairs[i].kind];
-        const std::size_t o = view[i].half == 0 ? 0 : 2;
-        ++row[o];
-        row[o + 1] += sb::banded_finds(rule, view[i]) ? 1 : 0;
-    }
-    auto pct = [](std::size_t a, std::size_t n) { return n == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(n); };
+    const auto t = tally_by_kind<1>(pairs, view, {&rule});  // per half: n, found
+    const auto pct = percent_of;
     for (const auto& [kind, r] : t) {
         if (kind == "negative" || kind == "site_negative")
             std::snprintf(buf, sizeof buf, "| %s (false positives) | %zu / %zu | %zu | %zu |\n", kind.c_str(), r[0], r[2], r[1], r[3]);
