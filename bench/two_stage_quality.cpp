@@ -32,7 +32,9 @@
 // it: bench/results/two_stage.md). Its min_similarity is derived on the tuning half by the
 // library's rule (the largest estimate of a negative within radius 32, + 0.045, rounded up to
 // 0.001) and printed before it is reported with the whole rule and with that rule (accept
-// distance 5, radius 32).
+// distance 5, radius 32). The skip variant (the default fingerprint; the sketch of the tokens
+// that share no character with a bigram of the Taiwan vocabulary table, either side) is
+// derived and reported the same way (support/two_stage_variants.hpp).
 #include <semfp/core/signature.hpp>
 #include <semfp/index/hamming_index.hpp>
 #include <semfp/index/sketch_band_index.hpp>
@@ -41,6 +43,7 @@
 #include "support/dev_pairs.hpp"
 #include "support/two_stage_calibration.hpp"
 #include "support/two_stage_rule_report.hpp"
+#include "support/two_stage_variants.hpp"
 
 #include <algorithm>
 #include <array>
@@ -529,33 +532,33 @@ int main(int argc, char** argv) {
             folded.for_each_sketch_feature(docs.texts[i], norm, [&](std::string_view t) { both.add_token(t); });
             with_union.push_back({docs.s64[i].fingerprint, both.finish()});
         }
-        // min_similarity by the library's procedure, on the tuning half only: the largest
-        // estimate of a negative (plain or same-site, short or long) within radius 32, + 0.045,
-        // rounded up to 0.001.
         semfp::two_stage_rule union_rule = semfp::two_stage_rule::recommended<64>();
         union_rule.accept_distance = 5;
         union_rule.radius = 32;
-        double worst = 0;
-        double worst_long = 0;
-        for (std::size_t i = 0; i < pairs.size(); ++i) {
-            if (pairs[i].half != 0 || pairs[i].positive) continue;
-            const pair_view v = view_of(with_union[pairs[i].a], with_union[pairs[i].b], union_rule.short_features);
-            if (v.d > union_rule.radius) continue;
-            worst = std::max(worst, v.j);
-            if (!v.is_short) worst_long = std::max(worst_long, v.j);
-        }
-        union_rule.min_similarity = std::ceil((worst + required_margin) * 1000.0 - 1e-9) / 1000.0;
-        char ubuf[512];
-        std::snprintf(ubuf, sizeof ubuf,
-                      "### 64 bits, union sketch (tokens of the unfolded and the phrase-folded text): rule derived "
-                      "on the tuning half\n\nLargest estimate of a negative within radius %u on the tuning half: %.4f "
-                      "(long negatives only: %.4f); + %.3f, rounded up: min_similarity %.3f (accept distance %u, "
-                      "radius %u, fixed in advance).\n\n",
-                      union_rule.radius, worst, worst_long, required_margin, union_rule.min_similarity,
-                      union_rule.accept_distance, union_rule.radius);
-        emit(ubuf);
+        union_rule = semfp::bench::derive_on_tuning_half(
+            "union sketch (tokens of the unfolded and the phrase-folded text)", pairs, with_union, union_rule, emit);
         whole_rule<64>("union sketch of the unfolded and the phrase-folded tokens", pairs, with_union, emit);
         fixed_rule<64>("union sketch of the unfolded and the phrase-folded tokens", pairs, with_union, union_rule, emit);
+    }
+    {
+        // The skip variant (support/two_stage_variants.hpp; pre-registered): the default
+        // fingerprint; the sketch of the counted tokens that share no byte with a bigram of the
+        // Taiwan vocabulary table (either side) in the unfolded normalized text.
+        semfp::bench::skip_stats st;
+        const std::vector<semfp::Signature<64>> skip =
+            semfp::bench::skip_variant_signatures(program, maker64, docs.texts, docs.s64, st);
+        std::snprintf(buf, sizeof buf,
+                      "### 64 bits, variant-vocabulary skip\n\nLong texts: %zu of %zu counted tokens skipped (%.1f %%); "
+                      "%zu texts with a changed sketch, %zu left with fewer than 30 tokens (default sketch kept).\n\n",
+                      st.skipped, st.tokens, 100.0 * static_cast<double>(st.skipped) / static_cast<double>(st.tokens),
+                      st.texts_skipping, st.kept_default);
+        emit(buf);
+        semfp::two_stage_rule skip_rule = semfp::two_stage_rule::recommended<64>();
+        skip_rule.accept_distance = 5;
+        skip_rule.radius = 32;
+        skip_rule = semfp::bench::derive_on_tuning_half("variant-vocabulary skip", pairs, skip, skip_rule, emit);
+        whole_rule<64>("variant-vocabulary skip", pairs, skip, emit);
+        fixed_rule<64>("variant-vocabulary skip", pairs, skip, skip_rule, emit);
     }
 
     // Sketch estimate against exact Jaccard of the same tokens, on a sample of pairs.
