@@ -1,5 +1,5 @@
 // UTF-8 decoding and normalization with every fold on and off: valid input gives valid output,
-// decoding always advances, and normalizing with offsets gives the same text.
+// decoding always advances, the validator finds the decoder's first malformed byte, and normalizing with offsets gives the same text.
 #include "fuzz_support.hpp"
 
 #include <semfp/text/normalize.hpp>
@@ -27,6 +27,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ++count;
     }
     semfp_fuzz::check(count == semfp::utf8::length(s), "length");
+    // The word-at-a-time validator agrees with the decoder on where the first malformed byte is.
+    std::size_t first_bad = s.size();
+    for (std::size_t i = 0; i < s.size();) {
+        const semfp::utf8::decoded d = semfp::utf8::decode(s, i);
+        if (!d.valid) {
+            first_bad = i;
+            break;
+        }
+        i += d.length;
+    }
+    semfp_fuzz::check(semfp::utf8::valid_prefix(s) == first_bad, "valid_prefix");
+    semfp_fuzz::check(semfp::utf8::is_valid(s) == (first_bad == s.size()), "is_valid");
     semfp::normalize_options opt;
     opt.fold_width = (flags & 1) != 0;
     opt.fold_case = (flags & 2) != 0;

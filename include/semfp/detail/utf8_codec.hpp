@@ -6,9 +6,12 @@
 // <semfp/text/utf8.hpp>; this file exists so that detail/ code can decode without including
 // text/.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #include <semfp/detail/utf8_three.hpp>
 
@@ -91,6 +94,72 @@ constexpr std::size_t utf8_encode(char32_t cp, char (&out)[4]) noexcept {
 /// that cannot lead). Used to tell a sequence cut by the end of a buffer.
 [[nodiscard]] constexpr std::size_t utf8_sequence_length(unsigned char b) noexcept {
     return b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : (b >= 0xC0 ? 2 : 1));
+}
+
+/// The length of the longest well-formed prefix of `s`, by the decoder's rule (RFC 3629): `s.size()`
+/// when `s` is well-formed UTF-8, else the offset of the first byte `utf8_decode` reports
+/// malformed. Validates without computing code points: ASCII is skipped eight bytes at a time
+/// (the first non-ASCII byte of a word found by its bit position), and a three-byte sequence,
+/// the form of every CJK character of the BMP, is checked before the others. At compile time it
+/// walks with `utf8_decode`; tests compare the two on random and malformed bytes.
+[[nodiscard]] constexpr std::size_t utf8_valid_prefix(std::string_view s) noexcept {
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    if (std::is_constant_evaluated()) {
+        while (i < n) {
+            const utf8_decoded d = utf8_decode(s, i);
+            if (!d.valid) return i;
+            i += d.length;
+        }
+        return n;
+    }
+    constexpr std::uint64_t high_bits = 0x8080808080808080ull;
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    while (i < n) {
+        const unsigned b0 = p[i];
+        if (b0 < 0x80) {
+            // A run of ASCII: whole words, then the first non-ASCII byte of the last one.
+            ++i;
+            while (n - i >= 8) {
+                std::uint64_t w;
+                std::memcpy(&w, p + i, 8);
+                const std::uint64_t high = w & high_bits;
+                if (high != 0) {
+                    if constexpr (std::endian::native == std::endian::little)
+                        i += static_cast<std::size_t>(std::countr_zero(high)) / 8;
+                    else
+                        i += static_cast<std::size_t>(std::countl_zero(high)) / 8;
+                    break;
+                }
+                i += 8;
+            }
+            continue;
+        }
+        const std::size_t left = n - i;
+        if (b0 - 0xE0u < 0x10u) {
+            // E0 needs A0..BF as second byte (no overlongs), ED 80..9F (no surrogates).
+            if (left < 3) return i;
+            const unsigned b1 = p[i + 1];
+            const unsigned lo = b0 == 0xE0u ? 0xA0u : 0x80u;
+            const unsigned hi = b0 == 0xEDu ? 0x9Fu : 0xBFu;
+            if (b1 < lo || b1 > hi || (p[i + 2] & 0xC0u) != 0x80u) return i;
+            i += 3;
+        } else if (b0 - 0xC2u < 0x1Eu) {
+            if (left < 2 || (p[i + 1] & 0xC0u) != 0x80u) return i;
+            i += 2;
+        } else if (b0 - 0xF0u < 0x05u) {
+            // F0 needs 90..BF (no overlongs), F4 80..8F (nothing above U+10FFFF).
+            if (left < 4) return i;
+            const unsigned b1 = p[i + 1];
+            const unsigned lo = b0 == 0xF0u ? 0x90u : 0x80u;
+            const unsigned hi = b0 == 0xF4u ? 0x8Fu : 0xBFu;
+            if (b1 < lo || b1 > hi || (p[i + 2] & 0xC0u) != 0x80u || (p[i + 3] & 0xC0u) != 0x80u) return i;
+            i += 4;
+        } else {
+            return i;  // a continuation byte, C0/C1, or F5..FF
+        }
+    }
+    return n;
 }
 
 }  // namespace detail

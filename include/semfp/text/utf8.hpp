@@ -47,20 +47,13 @@ inline void append(std::string& out, char32_t cp) {
     out.append(buf, n);
 }
 
-/// True when `s` is entirely well-formed UTF-8. O(n).
-[[nodiscard]] constexpr bool is_valid(std::string_view s) noexcept {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        if (static_cast<unsigned char>(s[i]) < 0x80) {
-            ++i;
-            continue;
-        }
-        const decoded d = decode(s, i);
-        if (!d.valid) return false;
-        i += d.length;
-    }
-    return true;
-}
+/// True when `s` is entirely well-formed UTF-8 (RFC 3629, as `decode` decides). O(n); ASCII is
+/// checked eight bytes at a time.
+[[nodiscard]] constexpr bool is_valid(std::string_view s) noexcept { return detail::utf8_valid_prefix(s) == s.size(); }
+
+/// The offset of the first byte of `s` that `decode` reports malformed; `s.size()` when `s` is
+/// well-formed.
+[[nodiscard]] constexpr std::size_t valid_prefix(std::string_view s) noexcept { return detail::utf8_valid_prefix(s); }
 
 /// Number of code points in `s`, counting each malformed byte as one. O(n).
 [[nodiscard]] constexpr std::size_t length(std::string_view s) noexcept {

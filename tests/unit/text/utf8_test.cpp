@@ -2,6 +2,9 @@
 
 #include <semfp/text/utf8.hpp>
 
+#include <cstddef>
+#include <cstdint>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +16,16 @@ std::vector<char32_t> decode_all(std::string_view s) {
     return out;
 }
 constexpr char32_t fffd = 0xFFFD;
+
+// Where the decoder meets its first malformed byte (the definition `valid_prefix` must match).
+std::size_t first_malformed(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const semfp::utf8::decoded d = semfp::utf8::decode(s, i);
+        if (!d.valid) return i;
+        i += d.length;
+    }
+    return s.size();
+}
 }  // namespace
 
 TEST_CASE("UTF-8: well-formed sequences of every length", "[utf8]") {
@@ -78,4 +91,53 @@ TEST_CASE("UTF-8: encode round-trips and replaces invalid scalars", "[utf8]") {
     semfp::utf8::append(s, 0xD800);
     semfp::utf8::append(s, 0x110000);
     CHECK(s == "\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+static_assert(semfp::utf8::valid_prefix("ab\xe4\xb8\xad") == 5);
+static_assert(semfp::utf8::valid_prefix("ab\xe4\xb8") == 2);
+static_assert(!semfp::utf8::is_valid("\xed\xa0\x80"));  // a surrogate
+
+TEST_CASE("UTF-8: valid_prefix stops at the decoder's first malformed byte", "[utf8]") {
+    // Every first and second byte, with continuations and non-continuations after them, at
+    // offsets that put the sequence inside, at the end of and just after an eight-byte ASCII word,
+    // and before CJK text; the mismatches are counted (one assertion for 2 million strings).
+    std::size_t mismatches = 0, checked = 0, valid = 0;
+    std::string first_mismatch;
+    const unsigned char thirds[] = {0x80, 0xBF, 0x41, 0xC0};
+    const unsigned char fourths[] = {0x8F, 0x41};
+    std::string s;
+    for (const std::size_t offset : {std::size_t{0}, std::size_t{7}, std::size_t{8}, std::size_t{9}})
+        for (unsigned b0 = 0; b0 < 256; ++b0)
+            for (unsigned b1 = 0; b1 < 256; ++b1)
+                for (const unsigned char b2 : thirds)
+                    for (const unsigned char b3 : fourths) {
+                        s.assign(offset, 'a');
+                        for (const unsigned b : {b0, b1, unsigned{b2}, unsigned{b3}}) s.push_back(static_cast<char>(b));
+                        s += "\xe4\xb8\xad\xe6\x96\x87";
+                        const std::size_t want = first_malformed(s);
+                        ++checked;
+                        valid += want == s.size() ? 1u : 0u;
+                        if (semfp::utf8::valid_prefix(s) != want || semfp::utf8::is_valid(s) != (want == s.size())) {
+                            if (mismatches++ == 0) first_mismatch = s;
+                        }
+                    }
+    INFO("first mismatch: " << first_mismatch.size() << " bytes");
+    CHECK(checked == 4u * 256u * 256u * 8u);
+    CHECK(valid > 0);
+    CHECK(mismatches == 0);
+
+    // Random text: CJK, ASCII runs and stray bytes, cut anywhere.
+    std::mt19937_64 rng(7);
+    const char* pieces[] = {"\xe4\xb8\xad", "abcdefgh", "x", "\xf0\x9f\x98\x80", "\xc3\xa9", "\xed\x9f\xbf", "\xef\xbf\xbd"};
+    std::size_t random_mismatches = 0;
+    for (int r = 0; r < 20000; ++r) {
+        s.clear();
+        const std::size_t n = rng() % 40;
+        for (std::size_t k = 0; k < n; ++k) s += pieces[rng() % 7];
+        if (!s.empty() && rng() % 2 == 0) s[rng() % s.size()] = static_cast<char>(rng());
+        if (rng() % 4 == 0) s.resize(rng() % (s.size() + 1));
+        const std::size_t want = first_malformed(s);
+        if (semfp::utf8::valid_prefix(s) != want || semfp::utf8::is_valid(s) != (want == s.size())) ++random_mismatches;
+    }
+    CHECK(random_mismatches == 0);
 }
