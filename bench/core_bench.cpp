@@ -1,8 +1,10 @@
-// Core throughput: hash policies, Simhash accumulation, end-to-end fingerprinting.
+// Core throughput: hash policies, Simhash accumulation, end-to-end fingerprinting, UTF-8
+// validation (`utf8::is_valid` against the decode walk it replaced, in the same run).
 //   semfp_core_bench [CORPUS_DIR] [--benchmark_repetitions=5 --benchmark_report_aggregates_only=true]
 #include "support/corpus.hpp"
 
 #include <semfp/simhash.hpp>
+#include <semfp/text/utf8.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -94,6 +96,39 @@ void BM_Fingerprint(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * g_docs.size()));
 }
 
+// Baseline of UTF-8 validation: a walk that decodes every non-ASCII character (what
+// `utf8::is_valid` did before it validated without decoding).
+void BM_Utf8DecodeWalk(benchmark::State& state) {
+    for (auto _ : state) {
+        std::size_t valid = 0;
+        for (const auto& d : g_docs) {
+            const std::string_view s(d.text);
+            bool ok = true;
+            for (std::size_t i = 0; i < s.size() && ok;) {
+                if (static_cast<unsigned char>(s[i]) < 0x80) {
+                    ++i;
+                    continue;
+                }
+                const semfp::utf8::decoded c = semfp::utf8::decode(s, i);
+                ok = c.valid;
+                i += c.length;
+            }
+            valid += ok ? 1u : 0u;
+        }
+        benchmark::DoNotOptimize(valid);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
+}
+
+void BM_Utf8IsValid(benchmark::State& state) {
+    for (auto _ : state) {
+        std::size_t valid = 0;
+        for (const auto& d : g_docs) valid += semfp::utf8::is_valid(d.text) ? 1u : 0u;
+        benchmark::DoNotOptimize(valid);
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_bytes));
+}
+
 using semfp::CharBigramTokenizer;
 using semfp::Fingerprinter;
 
@@ -110,6 +145,8 @@ BENCHMARK_TEMPLATE(BM_SimhashTextbook, 64);
 BENCHMARK_TEMPLATE(BM_SimhashAccumulate, 64);
 BENCHMARK_TEMPLATE(BM_SimhashTextbook, 128);
 BENCHMARK_TEMPLATE(BM_SimhashAccumulate, 128);
+BENCHMARK(BM_Utf8DecodeWalk);
+BENCHMARK(BM_Utf8IsValid);
 BENCHMARK_TEMPLATE(BM_Tokenize, CharBigramTokenizer);
 BENCHMARK_TEMPLATE(BM_Fingerprint, Fingerprinter<CharBigramTokenizer, semfp::default_hash, 64>);
 BENCHMARK_TEMPLATE(BM_Fingerprint, Fingerprinter<CharBigramTokenizer, semfp::default_hash, 128>);
