@@ -7,7 +7,8 @@
 // sides (each character-folded `from` and each representative `to`); an occurrence is a place
 // of the unfolded normalized text where two adjacent characters form a member of V. The sketch
 // holds the counted tokens whose bytes overlap no occurrence; a text with fewer than 30 counted
-// tokens, or with fewer than 30 left, keeps its default sketch.
+// tokens, or with fewer than 30 left, keeps its default sketch. The second skip variant takes V
+// from the `from` sides only, less the bigrams of any representative.
 #include "dev_pairs.hpp"
 #include "two_stage_rule_report.hpp"
 
@@ -27,13 +28,16 @@
 
 namespace semfp::bench {
 
-/// V: the six-byte bigrams of the phrases of the Taiwan vocabulary table, both sides.
-inline std::set<std::string> tw_variant_bigrams() {
+/// V: the six-byte bigrams of the phrases of the Taiwan vocabulary table, both sides; with
+/// `variant_side_only`, those of the `from` sides that occur in no `to`.
+inline std::set<std::string> tw_variant_bigrams(bool variant_side_only = false) {
     std::set<std::string> v;
-    auto add_pairs = [&v](const std::vector<std::string>& chars) {
+    std::set<std::string> rep;
+    auto pairs_of = [](const std::vector<std::string>& chars, std::set<std::string>& into) {
         for (std::size_t i = 0; i + 1 < chars.size(); ++i)
-            if (chars[i].size() == 3 && chars[i + 1].size() == 3) v.insert(chars[i] + chars[i + 1]);
+            if (chars[i].size() == 3 && chars[i + 1].size() == 3) into.insert(chars[i] + chars[i + 1]);
     };
+    auto add_pairs = [&](const std::vector<std::string>& chars) { pairs_of(chars, v); };
     for (const auto& p : semfp::detail::tw_phrase_table) {
         std::vector<std::string> from;
         for (const char32_t c : p.from) {
@@ -47,8 +51,12 @@ inline std::set<std::string> tw_variant_bigrams() {
             to.emplace_back(p.to.substr(i, n));
             i += n;
         }
-        add_pairs(to);
+        if (variant_side_only)
+            pairs_of(to, rep);
+        else
+            add_pairs(to);
     }
+    for (const std::string& r : rep) v.erase(r);
     return v;
 }
 
@@ -61,12 +69,14 @@ struct skip_stats {
 };
 
 /// The skip variant's signatures (reference: normalize, tokenize, mark occurrences, sketch the
-/// rest); `defaults` are the default signatures of the same texts.
+/// rest); `defaults` are the default signatures of the same texts. With `variant_side_only`, V
+/// holds only the `from` sides' bigrams that no representative has ("skip, variant side only").
 template <class Maker>
 std::vector<semfp::Signature<64>> skip_variant_signatures(std::string_view program, const Maker& maker,
                                                           const std::vector<std::string>& texts,
-                                                          const std::vector<semfp::Signature<64>>& defaults, skip_stats& st) {
-    const std::set<std::string> v = tw_variant_bigrams();
+                                                          const std::vector<semfp::Signature<64>>& defaults, skip_stats& st,
+                                                          bool variant_side_only = false) {
+    const std::set<std::string> v = tw_variant_bigrams(variant_side_only);
     std::vector<semfp::Signature<64>> out;
     std::string norm;
     std::vector<unsigned char> covered;
