@@ -2,7 +2,7 @@
 // documents.
 //
 //   semfp_signature_speed [CORPUS_DIR] [--rounds=N] [--check] [--only=signature|fingerprint]
-//                         [--fold=on|off]
+//                         [--fold=on|off] [--skip=on|off]
 //
 // What is compared. `fingerprint<Bits>` is `DefaultFingerprinter<Bits>` with a reused scratch;
 // `Signature<Bits>` is `SignatureFingerprinter<default_tokenizer, default_hash, Bits>` (what
@@ -25,7 +25,8 @@
 // otherwise). `--check` exits with status 1 when a ratio exceeds 1.3. `--only=` times one side
 // alone (for a profiler; no ratio is printed). `--fold=on|off` sets
 // `signature_options::sketch_fold_phrases` of the 64-bit signature (default: what
-// `default_signature_options<64>()` says), so the option's cost is measured by the same program.
+// `default_signature_options<64>()` says), so the option's cost is measured by the same program;
+// `--skip=on|off` likewise sets `signature_options::sketch_skip_variants`.
 #include "support/corpus.hpp"
 #include "support/cpu_rounds.hpp"
 
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
     bool check = false;
     side only = side::both;
     int fold = -1;  // --fold=on|off: the sketch-only phrase fold at 64 bits (default: the default)
+    int skip = -1;  // --skip=on|off: the variant-side skip at 64 bits (default: the default)
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         if (a.substr(0, 9) == "--rounds=") rounds = std::max(1, std::atoi(argv[i] + 9));
@@ -115,12 +117,15 @@ int main(int argc, char** argv) {
         if (a == "--only=signature") only = side::signature;
         if (a == "--fold=on") fold = 1;
         if (a == "--fold=off") fold = 0;
+        if (a == "--skip=on") skip = 1;
+        if (a == "--skip=off") skip = 0;
     }
     const auto dir = semfp::bench::corpus_dir(argc, argv);
     const std::vector<std::string> docs = semfp::bench::cut_corpus(dir / "manpages_zh_cn.jsonl", 2000, rounds);
 
     semfp::signature_options opt64 = semfp::default_signature_options<64>();
     if (fold >= 0) opt64.sketch_fold_phrases = fold == 1;
+    if (skip >= 0) opt64.sketch_skip_variants = skip == 1;
     const pair_of<64> p64(opt64);
     const pair_of<128> p128;
     semfp::fingerprint_scratch scratch;

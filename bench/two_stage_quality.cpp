@@ -549,6 +549,7 @@ int main(int argc, char** argv) {
             semfp::bench::skip_stats st;
             const std::vector<semfp::Signature<64>> skip =
                 semfp::bench::skip_variant_signatures(program, maker64, docs.texts, docs.s64, st, variant_side_only);
+            if (variant_side_only) semfp::bench::require_library_skip(program, docs.texts, skip);
             std::snprintf(buf, sizeof buf,
                           "### 64 bits, %s\n\nLong texts: %zu of %zu counted tokens skipped (%.1f %%); %zu texts with a "
                           "changed sketch, %zu left with fewer than 30 tokens (default sketch kept).\n\n",

@@ -131,6 +131,19 @@ std::vector<semfp::Signature<64>> skip_variant_signatures(std::string_view progr
     return out;
 }
 
+/// Stops the program unless `signature_options::sketch_skip_variants` (the library's one-pass
+/// variant-side skip) gives `reference`'s signatures for every text.
+inline void require_library_skip(std::string_view program, const std::vector<std::string>& texts,
+                                 const std::vector<semfp::Signature<64>>& reference) {
+    semfp::signature_options so;
+    so.sketch_skip_variants = true;
+    const semfp::SignatureFingerprinter<semfp::default_tokenizer, semfp::default_hash, 64> lib{
+        semfp::DefaultFingerprinter<64>{}, so};
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        if (lib(texts[i]) != reference[i])
+            die(program, "signature_options::sketch_skip_variants differs from its reference on document " + std::to_string(i));
+}
+
 /// The library's procedure for min_similarity, on the tuning half only: the largest estimate of
 /// a negative (plain or same-site, short or long) within `rule.radius`, + 0.045, rounded up to
 /// 0.001. Prints the derivation (before any confirmation figure of the variant).

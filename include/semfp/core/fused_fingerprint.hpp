@@ -114,6 +114,12 @@ struct fused_no_places {};
 template <class T>
 inline constexpr bool fused_records_places = requires { requires std::remove_cvref_t<T>::records_phrase_places; };
 
+/// True for a sink that hears of every token with its place (`add(hash, p, n)` for counted
+/// tokens, `scan(p, n)` for stopwords; sketch_variant_skip.hpp), or of the phrase places too.
+template <class T>
+inline constexpr bool fused_observes_tokens =
+    fused_records_places<T> || requires { requires std::remove_cvref_t<T>::observes_tokens; };
+
 /// The fused pass: normalizes `in` into `buf` and feeds `emit(p, len)` exactly the tokens that
 /// `CharBigramTokenizer` yields on `normalize(in, opt)`, in order, while the text is read once.
 /// ASCII, and three-byte units (Han, CJK and full-width punctuation, kana, hangul), are handled
@@ -476,9 +482,10 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
 [[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
                                                   const StopwordList* stopwords, [[maybe_unused]] Sink&& sink = Sink{}) {
     constexpr bool feed = !std::is_same_v<std::remove_cvref_t<Sink>, fused_no_sink>;
-    // A sink of the sketch's phrase fold also hears of every token and of each counted one's
-    // place (sketch_phrase_fold.hpp).
+    // A sink of the sketch's phrase fold hears of the phrase places (sketch_phrase_fold.hpp);
+    // it and the variant skip's sink (sketch_variant_skip.hpp) hear of every token and its place.
     constexpr bool places = fused_records_places<Sink>;
+    constexpr bool tokens = fused_observes_tokens<Sink>;
     constexpr std::size_t batch_size = 128;
     // The recorded tokens, in one object so that the pass reaches them through one pointer.
     struct alignas(64) {
@@ -511,7 +518,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         // The feature's bits, and with a sink the sketch's hash of the token, handed over at
         // once (in text order).
         auto hash = [&](const char* p, std::size_t n) noexcept {
-            if constexpr (places) {
+            if constexpr (tokens) {
                 const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
                 sink.add(h.token_hash, p, n);
                 return h.bits;
@@ -539,7 +546,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
                 const std::size_t n = batch.lengths[k];
                 if (!keep(p, n)) {
                     // The sink hears of counted tokens through `add`, of the others here.
-                    if constexpr (places) sink.scan(p, n);
+                    if constexpr (tokens) sink.scan(p, n);
                     continue;
                 }
                 hashes[m++] = hash(p, n);
@@ -551,24 +558,29 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         for (; k < m; ++k) acc.add(hashes[k]);
         batch.pending = 0;
     };
-    auto emit = [&](const char* p, std::size_t n) {
-        // Beyond 32-bit offsets (texts over 4 GiB) a token is counted at once (votes add up in
-        // any order).
-        if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) {
-            if constexpr (feed) run_batch();  // the sink sees the features in text order
-            if (list == nullptr || keep(p, n)) {
-                if constexpr (feed) {
-                    const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
-                    if constexpr (places) sink.add(h.token_hash, p, n);
-                    else sink(h.token_hash);
-                    // fused_split_mix's words, mixed into the feature's bits.
-                    typename fused_votes<Bits>::hash_type bits = h.bits;
-                    if constexpr (fused_split_mix<Bits, Hash>) fused_mix_murmur3(bits);
-                    acc.add(bits);
-                } else {
-                    acc.add(fused_feature_bits<Bits, Hash>(p, n));
-                }
+    // Beyond 32-bit offsets (texts over 4 GiB) a token is counted at once (votes add up in any
+    // order); out of line and cold, so that `emit` stays small enough to be inlined.
+    auto far = [&](const char* p, std::size_t n) __attribute__((noinline, cold)) {
+        if constexpr (feed) run_batch();  // the sink sees the features in text order
+        if (list == nullptr || keep(p, n)) {
+            if constexpr (feed) {
+                const fused_keyed_hash<Bits> h = fused_hash_keyed<Bits, Hash>(p, n);
+                if constexpr (tokens) sink.add(h.token_hash, p, n);
+                else sink(h.token_hash);
+                // fused_split_mix's words, mixed into the feature's bits.
+                typename fused_votes<Bits>::hash_type bits = h.bits;
+                if constexpr (fused_split_mix<Bits, Hash>) fused_mix_murmur3(bits);
+                acc.add(bits);
+            } else {
+                acc.add(fused_feature_bits<Bits, Hash>(p, n));
             }
+        } else if constexpr (tokens) {
+            sink.scan(p, n);
+        }
+    };
+    auto emit = [&](const char* p, std::size_t n) {
+        if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) [[unlikely]] {
+            far(p, n);
             return;
         }
         batch.offsets[batch.pending] = static_cast<std::uint32_t>(p - batch.base);

@@ -38,6 +38,7 @@
 #include <semfp/core/simhash.hpp>
 #include <semfp/core/sketch.hpp>
 #include <semfp/core/sketch_phrase_fold.hpp>
+#include <semfp/core/sketch_variant_skip.hpp>
 #include <semfp/text/normalize.hpp>
 #include <semfp/text/stopwords.hpp>
 
@@ -167,6 +168,15 @@ struct signature_options {
     /// confirmation half, no false positive, with `min_similarity` 0.653), but costs about
     /// 1.45 fingerprints per signature against the 1.3 budget (bench/results/two_stage.md).
     bool sketch_fold_phrases = false;
+    /// Leave out of the sketch every token that shares a character with a Taiwan-variant word (a
+    /// bigram of the variant side of `tw_phrase_table` that no representative has), computed
+    /// in the same fused pass (sketch_variant_skip.hpp); the fingerprint is unchanged. No effect
+    /// when the fingerprint folds phrases or scripts not at all, or with `sketch_fold_phrases`.
+    /// Off by default. At 64 bits it meets every two-stage quality target on the evaluation pairs
+    /// with the default rule (s2twp 99.7 % on the confirmation half, substitute 5 % 96.7 %, no
+    /// false positive), and costs about 1.32 fingerprints per signature against the 1.3 budget
+    /// (bench/results/two_stage.md).
+    bool sketch_skip_variants = false;
 };
 
 /// The options a `SignatureFingerprinter<..., Bits>` uses when given none (no sketch-only
@@ -210,6 +220,7 @@ public:
         if constexpr (detail::fused_tokenizer<Tok>::value) {
             const fingerprint_options& o = m_fp.options();
             if (o.tf == tf_scaling::raw && o.idf == nullptr && sketch_folds()) return folded_sketch(text, scratch);
+            if (o.tf == tf_scaling::raw && o.idf == nullptr && sketch_skips()) return skipped_sketch(text, scratch);
             if (o.tf == tf_scaling::raw && o.idf == nullptr) {
                 MinHashSketcher sketcher;
                 // The pass hands over each counted token's `MinHashSketcher::token_hash`, the high
@@ -234,7 +245,7 @@ public:
     [[nodiscard]] signature_type reference(std::string_view text, fingerprint_scratch& scratch) const {
         MinHashSketcher sketcher;
         const fingerprint_options& o = m_fp.options();
-        if (o.tf == tf_scaling::raw && o.idf == nullptr && !sketch_folds()) {
+        if (o.tf == tf_scaling::raw && o.idf == nullptr && !sketch_folds() && !sketch_skips()) {
             Simhash<Bits, Hash> acc;
             m_fp.for_each_feature(text, scratch.text, [&](std::string_view t) {
                 acc.add(t, 1);
@@ -307,6 +318,13 @@ public:
         return m_opt.sketch_fold_phrases && n.fold_script && !n.fold_phrases;
     }
 
+    /// True when the sketch leaves out the Taiwan-variant words
+    /// (`signature_options::sketch_skip_variants` in effect).
+    [[nodiscard]] bool sketch_skips() const noexcept {
+        const normalize_options& n = m_fp.options().normalize;
+        return m_opt.sketch_skip_variants && !sketch_folds() && n.fold_script && !n.fold_phrases;
+    }
+
     /// The normalization of the text whose tokens the sketch holds.
     [[nodiscard]] normalize_options sketch_normalize() const noexcept {
         normalize_options n = m_fp.options().normalize;
@@ -316,10 +334,39 @@ public:
 
     /// Feeds the features the sketch holds (the fingerprint's, of the phrase-folded text when
     /// `sketch_folds()`) to `sink`; `normalized` receives the normalized text they point into.
+    /// With `sketch_skips()` these are the tokens the skip keeps (all of them when the text keeps
+    /// its default sketch).
     template <class Sink>
     void for_each_sketch_feature(std::string_view text, std::string& normalized, Sink&& sink) const {
         normalize_into(text, normalized, sketch_normalize());
-        m_fp.tokenizer().tokenize(std::string_view(normalized), sink);
+        if (!sketch_skips()) {
+            m_fp.tokenizer().tokenize(std::string_view(normalized), sink);
+            return;
+        }
+        // The occurrences (see sketch_variant_skip.hpp) are found on the text, the tokens are
+        // views of it: a token is kept when no byte of it lies in an occurrence.
+        const detail::sketch_variant_table& v = detail::sketch_variants();
+        const std::string_view t(normalized);
+        std::vector<std::size_t> occ_end_at(t.size() + 1, 0);  // end of an occurrence starting here
+        for (std::size_t i = 0, prev = std::string_view::npos; i < t.size();) {
+            const std::size_t len = detail::utf8_decode(t, i).length;
+            if (prev != std::string_view::npos && i - prev == 3 && len == 3 && v.contains(detail::sketch_six_bytes(t.data() + prev)))
+                occ_end_at[prev] = prev + 6;
+            prev = i;
+            i += len;
+        }
+        std::vector<std::string_view> all;
+        m_fp.tokenizer().tokenize(t, [&all](std::string_view tok) { all.push_back(tok); });
+        std::vector<std::string_view> kept;
+        for (const std::string_view tok : all) {
+            const auto b = static_cast<std::size_t>(tok.data() - t.data());
+            bool out = false;
+            // An occurrence overlapping [b, b + size) starts within the five bytes before b or inside.
+            for (std::size_t k = b >= 5 ? b - 5 : 0; k < b + tok.size() && !out; ++k) out = occ_end_at[k] > b;
+            if (!out) kept.push_back(tok);
+        }
+        const std::vector<std::string_view>& fed = kept.size() < MinHashSketcher::short_tokens ? all : kept;
+        for (const std::string_view tok : fed) sink(tok);
     }
 
 private:
@@ -341,6 +388,23 @@ private:
             }
         }
         return reference(text, scratch);
+    }
+
+    // The fused pass with the variant-side skip (sketch_variant_skip.hpp); out of line, as above.
+    [[gnu::noinline]] signature_type skipped_sketch(std::string_view text, fingerprint_scratch& scratch) const {
+        MinHashSketcher sketcher;
+        detail::sketch_skip_sink sink(sketcher);
+        const Fingerprint<Bits> fp = detail::fused_fingerprint<Bits, Hash>(
+            text, scratch.padded, m_fp.options().normalize, detail::fused_tokenizer<Tok>::stopwords(m_fp.tokenizer()), sink);
+        if (!sink.finish()) {
+            // More tokens left out than the sink holds, and fewer than short_tokens kept: the
+            // default sketch, from the default pass (a rare text).
+            const SignatureFingerprinter plain(m_fp);
+            return {fp, plain(text, scratch).sketch};
+        }
+        if (!sketcher.is_short()) return {fp, sketcher.finish()};
+        normalize_into(text, scratch.text, m_fp.options().normalize);
+        return {fp, sketcher.finish(scratch.text)};
     }
 
     fingerprinter_type m_fp{};
