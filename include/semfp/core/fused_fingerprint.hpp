@@ -482,8 +482,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
 [[nodiscard]] Fingerprint<Bits> fused_fingerprint(std::string_view text, std::string& buf, const normalize_options& opt,
                                                   const StopwordList* stopwords, [[maybe_unused]] Sink&& sink = Sink{}) {
     constexpr bool feed = !std::is_same_v<std::remove_cvref_t<Sink>, fused_no_sink>;
-    // A sink of the sketch's phrase fold hears of the phrase places (sketch_phrase_fold.hpp);
-    // it and the variant skip's sink (sketch_variant_skip.hpp) hear of every token and its place.
+    // Phrase places for the fold's sink; every token and its place for it and the skip's.
     constexpr bool places = fused_records_places<Sink>;
     constexpr bool tokens = fused_observes_tokens<Sink>;
     constexpr std::size_t batch_size = 128;
@@ -579,10 +578,7 @@ template <std::size_t Bits, HashPolicy Hash, class Sink = fused_no_sink>
         }
     };
     auto emit = [&](const char* p, std::size_t n) {
-        if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) [[unlikely]] {
-            far(p, n);
-            return;
-        }
+        if (static_cast<std::size_t>(p - batch.base) > 0xFFFFFFFFu || n > 0xFFFFFFFFu) [[unlikely]] return far(p, n);
         batch.offsets[batch.pending] = static_cast<std::uint32_t>(p - batch.base);
         batch.lengths[batch.pending] = static_cast<std::uint32_t>(n);
         if (++batch.pending == batch_size) run_batch();

@@ -11,6 +11,7 @@
 #include "support/phrase_texts.hpp"
 #include "support/sample_text.hpp"
 #include "support/scale.hpp"
+#include "support/two_tokenizer_checker.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/signature.hpp>
@@ -40,6 +41,11 @@ semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> folded_reference() {
         semfp::Fingerprinter<Tok, semfp::default_hash, 64>(Tok{}, fo));
 }
 
+}  // namespace
+
+// Named, not anonymous: the header template `two_tokenizer_checker` holds it as a member.
+namespace phrase_fold_sides {
+
 // One tokenizer's check: the one-pass signature equals its reference path, its fingerprint
 // is the unfolded fingerprint, its sketch the sketch of the phrase-folded text.
 template <class Tok>
@@ -63,24 +69,13 @@ struct sketch_side {
     }
 };
 
-struct sketch_checker {
-    sketch_side<semfp::default_tokenizer> filtered;
-    sketch_side<semfp::CharBigramTokenizer> bigrams;
-    std::string filler;
-    std::size_t texts = 0, changed = 0;
+}  // namespace phrase_fold_sides
 
-    sketch_checker() {
-        for (int i = 0; i < 30; ++i) filler += "zq ";
-    }
-    void operator()(const std::string& t) {
-        INFO("text: " << t);
-        changed += filtered(t) ? 1 : 0;
-        bigrams(t);
-        filtered(filler + t);
-        changed += bigrams(filler + t) ? 1 : 0;
-        texts += 2;
-    }
-};
+namespace {
+
+using phrase_fold_sides::sketch_side;
+
+using sketch_checker = semfp_test::two_tokenizer_checker<sketch_side>;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include "support/phrase_texts.hpp"
 #include "support/sample_text.hpp"
 #include "support/scale.hpp"
+#include "support/two_tokenizer_checker.hpp"
 
 #include <semfp/core/fingerprinter.hpp>
 #include <semfp/core/signature.hpp>
@@ -89,6 +90,11 @@ semfp::signature_options vs_skip_on() {
     return o;
 }
 
+}  // namespace
+
+// Named, not anonymous: the header template `two_tokenizer_checker` holds it as a member.
+namespace variant_skip_sides {
+
 template <class Tok>
 struct skip_side {
     semfp::SignatureFingerprinter<Tok, semfp::default_hash, 64> one{semfp::Fingerprinter<Tok, semfp::default_hash, 64>{},
@@ -110,24 +116,13 @@ struct skip_side {
     }
 };
 
-struct skip_checker {
-    skip_side<semfp::default_tokenizer> filtered;
-    skip_side<semfp::CharBigramTokenizer> bigrams;
-    std::string filler;
-    std::size_t texts = 0, changed = 0;
+}  // namespace variant_skip_sides
 
-    skip_checker() {
-        for (int i = 0; i < 30; ++i) filler += "zq ";
-    }
-    void operator()(const std::string& t) {
-        INFO("text: " << t);
-        changed += filtered(t) ? 1 : 0;
-        bigrams(t);
-        filtered(filler + t);
-        changed += bigrams(filler + t) ? 1 : 0;
-        texts += 2;
-    }
-};
+namespace {
+
+using variant_skip_sides::skip_side;
+
+using skip_checker = semfp_test::two_tokenizer_checker<skip_side>;
 
 }  // namespace
 
