@@ -4,6 +4,7 @@
 // renderings between each kind of neighbour and cut short, and every pair of phrases that
 // overlap. The tests decide what they check on each text and how many texts they expect.
 
+#include "support/sample_text.hpp"
 #include "support/scale.hpp"
 
 #include <semfp/text/script_fold.hpp>
@@ -119,6 +120,42 @@ inline std::string all_phrases(std::size_t k, bool reverse) {
     for (std::size_t e = 0; e < count; ++e)
         out += rendering(semfp::detail::tw_phrase_table[reverse ? count - 1 - e : e].from, k);
     return out;
+}
+
+/// Pieces of random texts besides the phrases: common Han characters, the one-character
+/// phrases' neighbours, ASCII, punctuation, full-width forms, two- and four-byte characters, and
+/// malformed bytes (a stray continuation, a cut lead, an overlong form, a surrogate, FF).
+inline const std::vector<std::string>& mixture_pieces() {
+    static const std::vector<std::string> pieces{
+        "\xE6\x88\x91",
+        "\xE4\xBB\xAC",
+        "\xE7\x9A\x84",
+        "\xE4\xB8\xAD",
+        "\xE4\xBB\x80",
+        " ",
+        "ab",
+        "Z9",
+        "\xEF\xBC\x8C",
+        "\xE3\x80\x82",
+        "\xE3\x80\x80",
+        "\xC3\xA9",
+        "\xF0\xA0\x80\x80",
+        "\x80",
+        "\xE4\xB8",
+        "\xC0\xAF",
+        "\xED\xA0\x80",
+        "\xFF",
+        "\xE3\x81\x82",
+        "\xEA\xB0\x80",
+        "\xEF\xBD\x81",
+    };
+    return pieces;
+}
+
+/// Runs `check` on the three sample articles (support/sample_text.hpp).
+template <class Check>
+void check_sample_articles(Check& check) {
+    for (const std::string_view a : {article_a, article_b, article_c}) check(std::string(a));
 }
 
 }  // namespace semfp_test

@@ -137,34 +137,10 @@ TEST_CASE("Sketch phrase fold: overlapping and adjacent phrases, all phrases in 
 TEST_CASE("Sketch phrase fold: random mixtures with malformed UTF-8, and the sample articles",
           "[signature][sketch][phrases]") {
     sketch_checker check;
-    check(std::string(semfp_test::article_a));
-    check(std::string(semfp_test::article_b));
-    check(std::string(semfp_test::article_c));
+    semfp_test::check_sample_articles(check);
     std::mt19937_64 rng(20261125);
-    // Pieces: phrases (Traditional and folded), common Han characters, the one-character phrases'
-    // neighbours, ASCII, punctuation, full-width forms, two- and four-byte characters, and
-    // malformed bytes (a stray continuation, a cut lead, an overlong form, a surrogate).
-    const std::vector<std::string> other{"\xE6\x88\x91",
-                                         "\xE4\xBB\xAC",
-                                         "\xE7\x9A\x84",
-                                         "\xE4\xB8\xAD",
-                                         "\xE4\xBB\x80",
-                                         " ",
-                                         "ab",
-                                         "Z9",
-                                         "\xEF\xBC\x8C",
-                                         "\xE3\x80\x82",
-                                         "\xE3\x80\x80",
-                                         "\xC3\xA9",
-                                         "\xF0\xA0\x80\x80",
-                                         "\x80",
-                                         "\xE4\xB8",
-                                         "\xC0\xAF",
-                                         "\xED\xA0\x80",
-                                         "\xFF",
-                                         "\xE3\x81\x82",
-                                         "\xEA\xB0\x80",
-                                         "\xEF\xBD\x81"};
+    // Pieces: phrases (Traditional and folded), and the others of `mixture_pieces`.
+    const std::vector<std::string>& other = semfp_test::mixture_pieces();
     const std::size_t n = semfp_test::cases(3000, 20);
     for (std::size_t r = 0; r < n; ++r) {
         std::string t;

@@ -207,14 +207,9 @@ TEST_CASE("Sketch variant skip: every phrase between every kind of neighbour, ad
 TEST_CASE("Sketch variant skip: random mixtures with malformed UTF-8, texts of variant words, the sample articles",
           "[signature][sketch][skip]") {
     skip_checker check;
-    check(std::string(semfp_test::article_a));
-    check(std::string(semfp_test::article_b));
-    check(std::string(semfp_test::article_c));
+    semfp_test::check_sample_articles(check);
     std::mt19937_64 rng(20261125);
-    const std::vector<std::string> other{"\xE6\x88\x91", "\xE4\xBB\xAC", "\xE7\x9A\x84", "\xE4\xB8\xAD", " ",
-                                         "ab",           "Z9",           "\xEF\xBC\x8C", "\xE3\x80\x82", "\xC3\xA9",
-                                         "\xF0\xA0\x80\x80", "\x80",     "\xE4\xB8",     "\xC0\xAF",     "\xED\xA0\x80",
-                                         "\xFF",         "\xE3\x81\x82", "\xEA\xB0\x80", "\xEF\xBD\x81"};
+    const std::vector<std::string>& other = semfp_test::mixture_pieces();
     const std::size_t n = semfp_test::cases(3000, 20);
     for (std::size_t r = 0; r < n; ++r) {
         std::string t;
