@@ -168,8 +168,6 @@ public:
     }
     /// Left-out tokens the sink keeps for `finish`.
     static constexpr std::size_t held = 64;
-    /// Counted tokens left out of the sketch so far.
-    [[nodiscard]] std::size_t skipped() const noexcept { return m_skipped; }
 
 private:
     // The token at `p` is an occurrence when its six bytes are in V; it takes the pending token

@@ -2,7 +2,10 @@
 // The one UTF-8 decoder and encoder of semfp. Every hot loop that meets a non-ASCII byte (the
 // tokenizers, the segmenter, the dictionary, the HTML extractor, the charset decoders) calls
 // these constexpr functions, so there is one definition of "well-formed" (RFC 3629, maximal
-// subpart byte by byte) and the compiler inlines it where it is used. The public face is
+// subpart byte by byte) and the compiler inlines it where it is used. `utf8_valid_prefix`
+// restates the decoder's byte ranges to validate without decoding (2.3x the decode walk through
+// `utf8_decode`, 1.2x when it calls it); tests hold it to `utf8_decode` on every first and second
+// byte and in the fuzz target. The public face is
 // <semfp/text/utf8.hpp>; this file exists so that detail/ code can decode without including
 // text/.
 
